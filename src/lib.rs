@@ -5,6 +5,10 @@
 //! → [`codegen`] (one emitter per output) → the project layer; [`runtime`] is the Luau
 //! VM with a Roblox mock that tests and `blinkblox bench` run generated code in.
 
+pub mod bench;
 pub mod cli;
+pub mod codegen;
 pub mod diagnostics;
+pub mod project;
+pub mod runtime;
 pub mod schema;

@@ -1,5 +1,11 @@
 //! The command line: one file per subcommand, dispatched from here.
 
+pub mod bench;
+pub mod check;
+pub mod compile;
+pub mod init;
+pub mod sync;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -13,7 +19,18 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Download, patch and run the competitors; write benchmark/Benchmarks.md.
+    Bench(bench::BenchArgs),
+    /// Parse and check schemas; write nothing.
+    Check(check::CheckArgs),
+    /// Compile one schema to its ServerOutput/ClientOutput/TypesOutput (Blink's workflow).
+    Compile(compile::CompileArgs),
+    /// Write blinkblox.toml and an example schema into a Rojo project.
+    Init(init::InitArgs),
+    /// Compile every schema into the Rojo tree and record blinkblox.lock.
+    Sync(sync::SyncArgs),
+}
 
 /// Exit codes, as cargo uses them: 0 success, 1 user error, 2 usage error.
 pub const EXIT_USER_ERROR: u8 = 1;
@@ -31,5 +48,11 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    match cli.command {}
+    match cli.command {
+        Command::Bench(args) => bench::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Compile(args) => compile::run(args),
+        Command::Init(args) => init::run(args),
+        Command::Sync(args) => sync::run(args),
+    }
 }

@@ -7,6 +7,9 @@
 //!
 //! Rendering (rustc-style text and JSON lines) lives in the submodules.
 
+pub mod json;
+pub mod render;
+
 use crate::schema::source::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -1,0 +1,70 @@
+//! `blinkblox bench`: the competitors the benchmark compares against, and getting them onto disk.
+//!
+//! The download half lives here: [`tools`] reads `benchmark/tools.toml`, [`resolve`] turns a
+//! declared source (Wally package, GitHub archive, GitHub release asset, local folder) into a
+//! concrete version and URL, [`download`] fetches it over HTTP with retries and a sha256,
+//! [`unpack`] extracts zips and tarballs without letting any entry escape, [`patch`] applies the
+//! text substitutions that lift each library's limits, [`lock`] reads and writes
+//! `benchmark/tools.lock`, and [`install`] ties them together so that a failure never leaves a
+//! half-written tool in `benchmark/`.
+
+pub mod download;
+pub mod install;
+pub mod lock;
+pub mod patch;
+pub mod resolve;
+pub mod tools;
+pub mod unpack;
+
+use std::fmt;
+use std::path::Path;
+
+/// A failure of `blinkblox bench`, worded for the user: what went wrong, where, and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchError {
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl BenchError {
+    pub fn new(message: impl Into<String>) -> BenchError {
+        BenchError {
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> BenchError {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// An I/O failure on a path, e.g. `could not write benchmark/tools.lock: No space left on device`.
+    pub fn io(action: &str, path: &Path, err: &std::io::Error) -> BenchError {
+        BenchError::new(format!("could not {action} `{}`: {err}", path.display()))
+    }
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some(help) = &self.help {
+            write!(f, "\n  help: {help}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BenchError {}
+
+/// The platform label release assets are chosen by: `<os>-<arch>`, e.g. `linux-x86_64`,
+/// `macos-aarch64`, `windows-x86_64` (the labels zap's and Blink's release workflows use).
+pub fn platform_label() -> String {
+    format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH)
+}
+
+/// 1-based line of a byte offset in `text`, for messages.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+}

@@ -1,0 +1,226 @@
+//! `blinkblox bench [NAME…] [--download] [--update] [--run] [--tools a,b] [--frames N]
+//! [--native|--interpreted] [--local] [--registry-url URL] [--github-url URL] [--source NAME=PATH]…`
+//!
+//! This version fetches the competitors (`--download`, `--update`); running the benchmarks is
+//! the harness's job, which is not built yet, and asking for it says so and exits 1.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::bench::BenchError;
+use crate::bench::download::HttpOptions;
+use crate::bench::install::{self, DownloadOptions, Outcome};
+use crate::bench::resolve::Endpoints;
+use crate::cli::EXIT_USER_ERROR;
+
+/// Download, patch and run every competitor; write benchmark/Benchmarks.md.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Benchmarks or groups to run (Runtime, Scenarios, Performance, Booleans, …); all when none.
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Fetch every tool of benchmark/tools.toml (exactly what benchmark/tools.lock names, when it exists).
+    #[arg(long)]
+    pub download: bool,
+    /// Resolve every tool again, ignoring the lock, and rewrite it (implies --download).
+    #[arg(long)]
+    pub update: bool,
+    /// Run the benchmarks and write benchmark/Benchmarks.md (the default without --download; not built yet in
+    /// this version).
+    #[arg(long)]
+    pub run: bool,
+    /// Only these tools, comma-separated (e.g. `--tools blink,zap`).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub tools: Vec<String>,
+    /// Frames per benchmark row.
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u32>,
+    /// Only natively compiled rows.
+    #[arg(long, conflicts_with = "interpreted")]
+    pub native: bool,
+    /// Only interpreted rows.
+    #[arg(long)]
+    pub interpreted: bool,
+    /// Benchmark this checkout's compiler rather than the locked release.
+    #[arg(long)]
+    pub local: bool,
+    /// Base URL of the Wally registry API (default https://api.wally.run).
+    #[arg(long, value_name = "URL")]
+    pub registry_url: Option<String>,
+    /// Base URL for GitHub archives, releases and API (default https://github.com and https://api.github.com).
+    #[arg(long, value_name = "URL")]
+    pub github_url: Option<String>,
+    /// Take a tool from a local folder or checkout instead of downloading it (repeatable).
+    #[arg(long = "source", value_name = "NAME=PATH", value_parser = parse_source)]
+    pub sources: Vec<(String, PathBuf)>,
+    /// Network timeout in seconds: connecting, and waiting for any response data
+    /// [env: BLINKBLOX_BENCH_TIMEOUT] [default: 30].
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Retries of a failed request (connection error, timeout, 5xx, cut-short download)
+    /// [env: BLINKBLOX_BENCH_RETRIES] [default: 3].
+    #[arg(long, value_name = "N")]
+    pub retries: Option<u32>,
+    /// The benchmark folder (default: `benchmark/` in this folder or the nearest one above holding
+    /// benchmark/tools.toml).
+    #[arg(long, value_name = "DIR")]
+    pub bench_dir: Option<PathBuf>,
+}
+
+fn parse_source(text: &str) -> Result<(String, PathBuf), String> {
+    match text.split_once('=') {
+        Some((name, path)) if !name.trim().is_empty() && !path.trim().is_empty() => {
+            Ok((name.trim().to_string(), PathBuf::from(path.trim())))
+        }
+        _ => Err(format!("`{text}` is not NAME=PATH (e.g. --source bytenet=../ByteNet)")),
+    }
+}
+
+pub fn run(args: BenchArgs) -> ExitCode {
+    let wants_run = args.run
+        || !(args.download || args.update)
+        || !args.names.is_empty()
+        || args.frames.is_some()
+        || args.native
+        || args.interpreted
+        || args.local;
+    if wants_run {
+        // Checked before downloading so that nothing is fetched for a run that cannot happen.
+        eprintln!(
+            "error: running the benchmarks is not built yet in this version of blinkblox \
+             (--run, bench names, --frames, --native, --interpreted and --local need the Luau harness)"
+        );
+        eprintln!(
+            "  help: `blinkblox bench --download` fetches, verifies and patches the tools; nothing was downloaded"
+        );
+        return ExitCode::from(EXIT_USER_ERROR);
+    }
+    match download(&args) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_USER_ERROR)
+        }
+    }
+}
+
+fn download(args: &BenchArgs) -> Result<ExitCode, BenchError> {
+    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
+    let options = DownloadOptions {
+        update: args.update,
+        only: args
+            .tools
+            .iter()
+            .map(|name| name.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect(),
+        sources: args.sources.clone(),
+        endpoints: endpoints(args)?,
+        http: http_options(args)?,
+    };
+    let report = install::download(&bench_dir, &options)?;
+    let (mut downloaded, mut verified, mut local) = (0, 0, 0);
+    for done in &report.done {
+        match done.outcome {
+            Outcome::Downloaded { verified: true, .. } => verified += 1,
+            Outcome::Downloaded { .. } => downloaded += 1,
+            Outcome::Copied { .. } | Outcome::InPlace { .. } => local += 1,
+        }
+    }
+    let lock = if report.lock_written {
+        "; tools.lock updated"
+    } else {
+        ""
+    };
+    eprintln!(
+        "{:>12} {downloaded} downloaded, {verified} verified against tools.lock, {local} local, {} failed{lock}",
+        "Finished",
+        report.failures.len()
+    );
+    if report.failures.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Ok(ExitCode::from(EXIT_USER_ERROR))
+    }
+}
+
+fn endpoints(args: &BenchArgs) -> Result<Endpoints, BenchError> {
+    for (flag, url) in [
+        ("--registry-url", &args.registry_url),
+        ("--github-url", &args.github_url),
+    ] {
+        if let Some(url) = url
+            && reqwest::Url::parse(url).map_or(true, |parsed| !matches!(parsed.scheme(), "http" | "https"))
+        {
+            return Err(BenchError::new(format!(
+                "{flag} `{url}` is not an http:// or https:// URL"
+            )));
+        }
+    }
+    Ok(Endpoints::with_overrides(
+        args.registry_url.as_deref(),
+        args.github_url.as_deref(),
+    ))
+}
+
+fn http_options(args: &BenchArgs) -> Result<HttpOptions, BenchError> {
+    let mut options = HttpOptions::default();
+    let timeout = match args.timeout {
+        Some(seconds) => Some((seconds, "--timeout")),
+        None => env_number("BLINKBLOX_BENCH_TIMEOUT")?.map(|seconds| (seconds, "BLINKBLOX_BENCH_TIMEOUT")),
+    };
+    if let Some((seconds, from)) = timeout {
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+            return Err(BenchError::new(format!(
+                "{from} must be a number of seconds between 0 and 3600"
+            )));
+        }
+        options.timeout = Duration::from_secs_f64(seconds);
+        options.backoff = options.backoff.min(options.timeout);
+    }
+    let retries = match args.retries {
+        Some(retries) => Some(f64::from(retries)),
+        None => env_number("BLINKBLOX_BENCH_RETRIES")?,
+    };
+    if let Some(retries) = retries {
+        if !(retries.fract() == 0.0 && (0.0..=20.0).contains(&retries)) {
+            return Err(BenchError::new(
+                "the number of retries must be a whole number from 0 to 20",
+            ));
+        }
+        options.retries = retries as u32;
+    }
+    Ok(options)
+}
+
+fn env_number(name: &str) -> Result<Option<f64>, BenchError> {
+    match std::env::var(name) {
+        Ok(text) => text
+            .trim()
+            .parse::<f64>()
+            .map(Some)
+            .map_err(|_| BenchError::new(format!("{name}=`{text}` is not a number"))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// `--bench-dir`, or `benchmark/` in the nearest folder (this one or above) that has
+/// `benchmark/tools.toml`.
+fn find_bench_dir(explicit: Option<&Path>) -> Result<PathBuf, BenchError> {
+    if let Some(dir) = explicit {
+        return Ok(dir.to_path_buf());
+    }
+    let cwd = std::env::current_dir().map_err(|err| BenchError::new(format!("no current folder: {err}")))?;
+    for folder in cwd.ancestors() {
+        let candidate = folder.join("benchmark");
+        if candidate.join("tools.toml").is_file() {
+            return Ok(candidate);
+        }
+    }
+    Err(BenchError::new(format!(
+        "no benchmark/tools.toml in `{}` or any folder above it",
+        cwd.display()
+    ))
+    .with_help("run `blinkblox bench` inside a BlinkBlox checkout, or pass --bench-dir DIR"))
+}

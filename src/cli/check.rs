@@ -1,0 +1,135 @@
+//! `blinkblox check`: parse and check schemas, print diagnostics, write nothing.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
+use crate::diagnostics::{json, render};
+use crate::schema;
+
+/// Check schemas for errors without writing anything.
+///
+/// Exits 0 when every schema is valid (warnings allowed), 1 when any has an error,
+/// 2 on a usage error (such as a path that does not exist).
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Schema files, or folders to search for *.blink files. Default: every *.blink
+    /// file under the current folder.
+    #[arg(value_name = "FILES|DIRS")]
+    pub paths: Vec<PathBuf>,
+
+    /// How to print diagnostics: rustc-style text, or one JSON object per line.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MessageFormat {
+    Human,
+    Json,
+}
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    let roots = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let mut files = Vec::new();
+    for root in &roots {
+        if root.is_file() {
+            files.push(root.clone());
+        } else if root.is_dir() {
+            files.extend(find_schemas(root));
+        } else {
+            eprintln!("error: `{}` does not exist", root.display());
+            eprintln!("help: name .blink files or folders that contain them");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+    if files.is_empty() {
+        if args.message_format == MessageFormat::Human {
+            let shown: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+            println!("no .blink schemas found in {}", shown.join(", "));
+        }
+        return ExitCode::SUCCESS;
+    }
+
+    let color = args.message_format == MessageFormat::Human && render::color_wanted();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let (mut errors, mut warnings) = (0usize, 0usize);
+    // A file imported by several schemas is checked with each; report its problems once.
+    let mut reported: HashSet<(String, u32, &'static str, String)> = HashSet::new();
+    for file in &files {
+        let output = schema::check_file(file);
+        for diagnostic in &output.diagnostics {
+            let source = output.sources.files().get(diagnostic.primary.span.file.0 as usize);
+            let key = (
+                source.map(|s| s.name.clone()).unwrap_or_default(),
+                diagnostic.primary.span.start,
+                diagnostic.code,
+                diagnostic.message.clone(),
+            );
+            if !reported.insert(key) {
+                continue;
+            }
+            if diagnostic.is_error() {
+                errors += 1;
+            } else {
+                warnings += 1;
+            }
+            let text = match args.message_format {
+                MessageFormat::Human => render::render(diagnostic, &output.sources, color) + "\n",
+                MessageFormat::Json => json::to_json_line(diagnostic, &output.sources) + "\n",
+            };
+            if out.write_all(text.as_bytes()).is_err() {
+                return ExitCode::from(EXIT_USER_ERROR);
+            }
+        }
+    }
+    if args.message_format == MessageFormat::Human {
+        let schemas = plural(files.len(), "schema");
+        let summary = if errors == 0 && warnings == 0 {
+            format!("checked {schemas}: no problems")
+        } else {
+            format!(
+                "checked {schemas}: {}, {}",
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            )
+        };
+        let _ = writeln!(out, "{summary}");
+    }
+    if errors > 0 {
+        ExitCode::from(EXIT_USER_ERROR)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Every `*.blink` file under `root`, sorted, skipping hidden folders.
+fn find_schemas(root: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|entry| {
+            entry.depth() == 0 || !entry.file_name().to_str().is_some_and(|name| name.starts_with('.'))
+        })
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "blink"))
+        .map(|entry| entry.into_path())
+        .collect();
+    files.sort();
+    files
+}

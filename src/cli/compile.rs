@@ -1,0 +1,150 @@
+//! `blinkblox compile FILE`: Blink's single-file workflow. The schema's own
+//! `ServerOutput`, `ClientOutput` and `TypesOutput` options say where the modules go,
+//! relative to the schema file; `.luau` is appended as Blink does (unless the path
+//! already ends in `.luau` or `.lua`), and missing folders are created. A schema with
+//! errors prints its diagnostics and writes nothing.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::cli::check::MessageFormat;
+use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
+use crate::codegen::{OutputKind, Targets, generate};
+use crate::diagnostics::{json, render};
+use crate::schema;
+
+/// Compile one schema to the files its ServerOutput/ClientOutput/TypesOutput name.
+#[derive(Debug, clap::Args)]
+pub struct CompileArgs {
+    /// The .blink schema to compile.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// How to print diagnostics: rustc-style text, or one JSON object per line.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+
+    /// Print nothing but diagnostics.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(args: CompileArgs) -> ExitCode {
+    if !args.file.is_file() {
+        eprintln!("error: `{}` is not a file", args.file.display());
+        eprintln!("help: give the path of a .blink schema, e.g. `blinkblox compile net.blink`");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let output = schema::check_file(&args.file);
+    let color = args.message_format == MessageFormat::Human && render::color_wanted();
+    let mut err = std::io::stderr().lock();
+    for diagnostic in &output.diagnostics {
+        let text = match args.message_format {
+            MessageFormat::Human => render::render(diagnostic, &output.sources, color) + "\n",
+            MessageFormat::Json => json::to_json_line(diagnostic, &output.sources) + "\n",
+        };
+        let _ = err.write_all(text.as_bytes());
+    }
+    let Some(schema) = output.schema else {
+        let errors = output.diagnostics.iter().filter(|d| d.is_error()).count();
+        let _ = writeln!(
+            err,
+            "error: `{}` has {errors} error(s); nothing was written",
+            args.file.display()
+        );
+        return ExitCode::from(EXIT_USER_ERROR);
+    };
+
+    let options = &schema.options;
+    let (Some(server), Some(client)) = (&options.server_output, &options.client_output) else {
+        let missing = if options.server_output.is_none() {
+            "ServerOutput"
+        } else {
+            "ClientOutput"
+        };
+        let _ = writeln!(
+            err,
+            "error: `{}` does not set the `{missing}` option",
+            args.file.display()
+        );
+        let _ = writeln!(
+            err,
+            "help: `blinkblox compile` writes where the schema says; add e.g. `option {missing} = \"net/{}\"` at the top of the file, or use `blinkblox sync` with a manifest",
+            if missing == "ServerOutput" { "Server" } else { "Client" }
+        );
+        return ExitCode::from(EXIT_USER_ERROR);
+    };
+    let base = args.file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut destinations = vec![
+        (OutputKind::Server, output_path(&base, server)),
+        (OutputKind::Client, output_path(&base, client)),
+    ];
+    if let Some(types) = &options.types_output {
+        destinations.push((OutputKind::Types, output_path(&base, types)));
+    }
+    let files = generate(
+        &schema,
+        Targets {
+            types: options.types_output.is_some(),
+            typescript: false,
+        },
+    );
+
+    for (kind, path) in &destinations {
+        let Some(file) = files.iter().find(|f| f.kind == *kind) else {
+            continue;
+        };
+        if let Err(problem) = write_file(path, &file.contents) {
+            let _ = writeln!(err, "error: could not write `{}`: {problem}", path.display());
+            let _ = writeln!(
+                err,
+                "help: check that the folder is writable, or change the schema's output options"
+            );
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
+        if !args.quiet {
+            println!("wrote {}", path.display());
+        }
+    }
+    if options.typescript {
+        let _ = writeln!(
+            err,
+            "warning: `Typescript = true`: .d.ts output is not generated yet; the Luau modules were written"
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// An output option's path, relative to the schema's folder, with `.luau` appended
+/// as Blink appends it.
+pub fn output_path(base: &Path, option: &str) -> PathBuf {
+    let mut path = base.join(option);
+    let has_extension = path.extension().is_some_and(|ext| ext == "luau" || ext == "lua");
+    if !has_extension {
+        let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+        name.push(".luau");
+        path.set_file_name(name);
+    }
+    path
+}
+
+fn write_file(path: &Path, contents: &str) -> std::io::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, contents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luau_is_appended_unless_present() {
+        let base = Path::new("net");
+        assert_eq!(output_path(base, "../out/Server"), Path::new("net/../out/Server.luau"));
+        assert_eq!(output_path(base, "client.luau"), Path::new("net/client.luau"));
+        assert_eq!(output_path(base, "shared/init"), Path::new("net/shared/init.luau"));
+    }
+}

@@ -1,0 +1,291 @@
+//! The Server module: sends `From: Server` events (per-player batches, broadcasts),
+//! receives `From: Client` events and function invocations, answers invocations.
+
+use crate::schema::model::{EventDecl, FunctionDecl, Reliability, Schema, Side};
+
+use super::builder::CodeBuilder;
+use super::module::{ApiItem, EXPORTED, ModuleGen, Param, SERVER, describe, payload_params, typed_params};
+use super::naming::string_literal;
+use super::types::payload_types;
+
+pub fn generate(schema: &Schema) -> String {
+    let mut mg = ModuleGen::new(schema, Side::Server);
+    let mut body = CodeBuilder::new();
+    mg.emit_exports(&mut body);
+    mg.emit_decode(&mut body, Reliability::Reliable);
+    mg.emit_decode(&mut body, Reliability::Unreliable);
+    for function in &schema.functions {
+        emit_responder(&mut mg, &mut body, function);
+    }
+    for event in &schema.events {
+        let (real, noop) = if event.from == Side::Server {
+            fire_members(&mut mg, &mut body, event)
+        } else {
+            mg.receive_members(event)
+        };
+        mg.api.add(&event.scope, &event.name, real, noop);
+    }
+    for function in &schema.functions {
+        let (real, noop) = on_function_members(&mg, function);
+        mg.api.add(&function.scope, &function.name, real, noop);
+    }
+    mg.api.entries.insert(
+        0,
+        (
+            mg.members.step_replication.to_string(),
+            ApiItem::Value {
+                real: "StepReplication".into(),
+                noop: "Noop".into(),
+            },
+        ),
+    );
+
+    let mut out = CodeBuilder::new();
+    mg.emit_preamble(&mut out, "Server module");
+    out.raw(SERVER);
+    out.line("");
+    out.raw(EXPORTED);
+    out.line("");
+    mg.emit_lookups(&mut out);
+    mg.emit_tables(&mut out);
+    out.raw(&body.finish());
+    emit_start(&mut out, schema);
+    mg.api.emit(&mut out, false, "local Returns = ", "");
+    out.open("if not RunService:IsRunning() then");
+    mg.api.emit(&mut out, true, "return (", " :: any) :: typeof(Returns)");
+    out.close("end");
+    out.line("Start()");
+    out.line("return Returns");
+    out.finish()
+}
+
+/// `Fire` writes straight into the player's batch; the broadcasts and unreliable
+/// sends serialize once into the scratch batch through a per-event writer kept in
+/// `ScratchWriters` (so the record code exists once, not once per member).
+fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -> (Vec<String>, Vec<String>) {
+    let schema = mg.schema;
+    let m = mg.members;
+    let params = payload_params(&event.data);
+    let typed = typed_params(schema, &params);
+    let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
+    let name = describe(&event.scope, &event.name);
+    let writer = format!(
+        "ScratchWriters.{}{}",
+        super::module::channel_name(event.reliability),
+        event.index
+    );
+    body.open(format!("{writer} = function({})", typed.join(", ")));
+    body.line("BeginScratch()");
+    mg.emit_record(body, event.reliability, event.index, &[], &params);
+    body.line("EndScratch()");
+    body.close("end");
+    body.line("");
+
+    let variants: [(&str, Option<&str>, &str); 4] = match event.reliability {
+        Reliability::Reliable => [
+            (m.fire, Some("Player: Player"), ""),
+            (m.fire_all, None, "CopyScratchToAllExcept(nil)"),
+            (m.fire_list, Some("List: { Player }"), "CopyScratchToList(List)"),
+            (m.fire_except, Some("Except: Player"), "CopyScratchToAllExcept(Except)"),
+        ],
+        Reliability::Unreliable => [
+            (m.fire, Some("Player: Player"), "SendScratchUnreliable(Player)"),
+            (m.fire_all, None, "SendScratchUnreliableToAllExcept(nil)"),
+            (
+                m.fire_list,
+                Some("List: { Player }"),
+                "SendScratchUnreliableToList(List)",
+            ),
+            (
+                m.fire_except,
+                Some("Except: Player"),
+                "SendScratchUnreliableToAllExcept(Except)",
+            ),
+        ],
+    };
+    let mut real = Vec::new();
+    for (member, first, send) in variants {
+        let mut b = CodeBuilder::new();
+        let mut signature: Vec<String> = first.map(|f| vec![f.to_string()]).unwrap_or_default();
+        signature.extend(typed.iter().cloned());
+        b.open(format!("{member} = function({})", signature.join(", ")));
+        mg.emit_checks(&mut b, &format!("{name}.{member}"), &params);
+        if send.is_empty() {
+            // The hot path: written in place into the player's batch.
+            b.line("local Target = BatchOf(Player)");
+            b.line("Load(Target)");
+            mg.emit_record(&mut b, event.reliability, event.index, &[], &params);
+            b.line("Save(Target)");
+        } else {
+            b.line(format!("{writer}({})", names.join(", ")));
+            b.line(send);
+        }
+        b.close("end,");
+        real.extend(b.finish().lines().map(str::to_string));
+    }
+    let noop = [m.fire, m.fire_all, m.fire_list, m.fire_except]
+        .iter()
+        .map(|member| format!("{member} = Noop,"))
+        .collect();
+    (real, noop)
+}
+
+/// `Responders[slot]`: runs the server's handler for one invocation and writes the
+/// answer into the caller's batch: `[index][call id u16][1][returns]`, or
+/// `[index][call id][0]` when the handler failed (the error is printed here, as Blink).
+fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl) {
+    let slot = function.index as u32 + 1;
+    let returns = payload_params(&function.returns);
+    let names: Vec<String> = returns.iter().map(|p| p.name.clone()).collect();
+    let name = describe(&function.scope, &function.name);
+    b.open(format!("Responders[{slot}] = (function()"));
+    let mut signature = vec!["CallId: number".to_string()];
+    signature.extend(typed_params(mg.schema, &returns));
+    b.open(format!("local function WriteReturn({})", signature.join(", ")));
+    mg.emit_checks(b, &format!("{name} (return)"), &returns);
+    mg.emit_record(
+        b,
+        Reliability::Reliable,
+        function.index,
+        &[(2, "CallId".into()), (1, "1".into())],
+        &returns,
+    );
+    b.close("end");
+    b.open("return function(Player: Player, CallId: number, Listener: any, ...: any)");
+    let mut results = vec!["Ok".to_string()];
+    if names.is_empty() {
+        results.push("Problem".into());
+    } else {
+        results.extend(names.iter().cloned());
+    }
+    b.line(format!("local {} = pcall(Listener, Player, ...)", results.join(", ")));
+    if !names.is_empty() {
+        b.line(format!("local Problem: any = {}", names[0]));
+    }
+    b.open("if Ok then");
+    b.line("BeginScratch()");
+    let mut args = vec!["CallId".to_string()];
+    args.extend(names.iter().cloned());
+    b.line(format!(
+        "local Written, WriteProblem = pcall(WriteReturn, {})",
+        args.join(", ")
+    ));
+    b.line("EndScratch()");
+    b.open("if Written then");
+    b.line("CopyScratchTo(Player)");
+    b.line("return");
+    b.close("end");
+    b.line("Problem = WriteProblem");
+    b.close("end");
+    b.line(format!(
+        "warn(`[BlinkBlox] {} encountered an error: {{tostring(Problem)}}`)",
+        string_literal(&name).trim_matches('"').replace('`', "'")
+    ));
+    b.line("BeginScratch()");
+    let no_params: [Param; 0] = [];
+    mg.emit_record(
+        b,
+        Reliability::Reliable,
+        function.index,
+        &[(2, "CallId".into()), (1, "0".into())],
+        &no_params,
+    );
+    b.line("EndScratch()");
+    b.line("CopyScratchTo(Player)");
+    b.close("end");
+    b.close("end)()");
+    b.line("");
+}
+
+fn on_function_members(mg: &ModuleGen, function: &FunctionDecl) -> (Vec<String>, Vec<String>) {
+    let schema = mg.schema;
+    let slot = function.index as u32 + 1;
+    let mut listener_params = vec!["Player".to_string()];
+    listener_params.extend(payload_types(schema, &function.data));
+    let returns = payload_types(schema, &function.returns);
+    let listener_type = format!("({}) -> ({})", listener_params.join(", "), returns.join(", "));
+    let mut b = CodeBuilder::new();
+    b.open(format!("{} = function(Listener: {listener_type})", mg.members.on));
+    b.line(format!("FunctionListeners[{slot}] = Listener"));
+    b.open("while true do");
+    b.line(format!("local Found, Player, Packed = Pop(FunctionQueues[{slot}])"));
+    b.line("if not Found then break end");
+    b.line(format!(
+        "task.spawn(Responders[{slot}], Player, Packed[1], Listener, table.unpack(Packed, 2, Packed.n))"
+    ));
+    b.close("end");
+    b.close("end,");
+    (
+        b.finish().lines().map(str::to_string).collect(),
+        vec![format!("{} = Noop,", mg.members.on)],
+    )
+}
+
+fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
+    let (reliable, unreliable) = remote_names(&schema.options.remote_scope);
+    b.open("local function Start()");
+    b.open("if not RunService:IsServer() then");
+    b.line("error(\"[BlinkBlox] the Server module was required on a client: require the Client module there\", 3)");
+    b.close("end");
+    emit_scope_guard(b, &schema.options.remote_scope);
+    b.open("local function Remote(Class: string, Name: string): any");
+    b.line("local Found: any = ReplicatedStorage:FindFirstChild(Name)");
+    b.open("if Found == nil then");
+    b.line("Found = Instance.new(Class)");
+    b.line("Found.Name = Name");
+    b.line("Found.Parent = ReplicatedStorage");
+    b.close("end");
+    b.line("return Found");
+    b.close("end");
+    b.line(format!(
+        "Reliable = Remote(\"RemoteEvent\", {})",
+        string_literal(&reliable)
+    ));
+    b.line(format!(
+        "Unreliable = Remote(\"UnreliableRemoteEvent\", {})",
+        string_literal(&unreliable)
+    ));
+    b.open("Reliable.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)");
+    b.line("ReceivePacket(DecodeReliable, Player, Packet, Instances)");
+    b.close("end)");
+    b.open("Unreliable.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)");
+    b.line("ReceivePacket(DecodeUnreliable, Player, Packet, Instances)");
+    b.close("end)");
+    b.open("Players.PlayerRemoving:Connect(function(Player: Player)");
+    b.line("PlayerBatches[Player] = nil");
+    b.close("end)");
+    if !schema.options.manual_replication {
+        b.line("RunService.Heartbeat:Connect(StepReplication)");
+    }
+    b.close("end");
+    b.line("");
+}
+
+/// Remote names as Blink 0.18 names them: `[<Scope>_]BLINK_(UN)RELIABLE_REMOTE`.
+pub fn remote_names(scope: &str) -> (String, String) {
+    let prefix = if scope.is_empty() {
+        String::new()
+    } else {
+        format!("{scope}_")
+    };
+    (
+        format!("{prefix}BLINK_RELIABLE_REMOTE"),
+        format!("{prefix}BLINK_UNRELIABLE_REMOTE"),
+    )
+}
+
+/// Two modules sharing a RemoteScope in one VM would share remotes: refuse, as Blink.
+pub fn emit_scope_guard(b: &mut CodeBuilder, scope: &str) {
+    b.line("local Registry = (_G :: any)._BLINK");
+    b.open("if Registry == nil then");
+    b.line("Registry = {}");
+    b.line("(_G :: any)._BLINK = Registry");
+    b.close("end");
+    let literal = string_literal(scope);
+    b.open(format!("if Registry[{literal}] then"));
+    b.line(format!(
+        "error(\"[BlinkBlox] another module already uses the remote scope \" .. {literal} .. \": give each schema its own RemoteScope option\", 3)"
+    ));
+    b.close("end");
+    b.line(format!("Registry[{literal}] = true"));
+}

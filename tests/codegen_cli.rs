@@ -1,0 +1,96 @@
+//! `blinkblox compile FILE`: writes the schema's outputs relative to it; a bad schema
+//! prints diagnostics, writes nothing and exits 1.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn blinkblox() -> Command {
+    Command::cargo_bin("blinkblox").expect("binary")
+}
+
+#[test]
+fn compile_writes_the_outputs_the_schema_names() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schema = dir.path().join("net").join("game.blink");
+    std::fs::create_dir_all(schema.parent().expect("parent")).expect("mkdir");
+    std::fs::write(
+        &schema,
+        r#"
+option ServerOutput = "../out/server/Net"
+option ClientOutput = "../out/client/Net.luau"
+option TypesOutput = "types"
+export struct Item { id: u16 }
+event Hit { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }
+"#,
+    )
+    .expect("write schema");
+    blinkblox()
+        .arg("compile")
+        .arg(&schema)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Net.luau"));
+    let server = std::fs::read_to_string(dir.path().join("out/server/Net.luau")).expect("server written");
+    let client = std::fs::read_to_string(dir.path().join("out/client/Net.luau")).expect("client written");
+    let types = std::fs::read_to_string(dir.path().join("net/types.luau")).expect("types written");
+    for text in [&server, &client, &types] {
+        assert!(text.starts_with("--!strict\n--!native\n--!optimize 2\n"));
+    }
+    assert!(server.contains("Server module") && client.contains("Client module") && types.contains("Types module"));
+    // Same schema, same bytes.
+    blinkblox()
+        .arg("compile")
+        .arg("--quiet")
+        .arg(&schema)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/server/Net.luau")).expect("again"),
+        server
+    );
+}
+
+#[test]
+fn a_bad_schema_prints_diagnostics_and_writes_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schema = dir.path().join("bad.blink");
+    std::fs::write(
+        &schema,
+        "option ServerOutput = \"out/Server\"\noption ClientOutput = \"out/Client\"\nevent Hit { From: Client, Type: Reliable, Call: SingleSync, Data: NoSuchType }\n",
+    )
+    .expect("write");
+    blinkblox()
+        .arg("compile")
+        .arg(&schema)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("NoSuchType").and(predicate::str::contains("nothing was written")));
+    assert!(!dir.path().join("out").exists());
+}
+
+#[test]
+fn a_schema_without_outputs_says_which_option_to_add() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schema = dir.path().join("plain.blink");
+    std::fs::write(
+        &schema,
+        "event Hit { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }\n",
+    )
+    .expect("write");
+    blinkblox()
+        .arg("compile")
+        .arg(&schema)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("ServerOutput"));
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error() {
+    blinkblox()
+        .args(["compile", "does/not/exist.blink"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a file"));
+}
