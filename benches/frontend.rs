@@ -43,7 +43,7 @@ fn mixed_schema() -> String {
     text.push_str("struct Pair<A, B> {\n    first: A,\n    second: B,\n}\n");
     text.push_str("map Table<K, V> = { [K]: V }\n");
     text.push_str("enum Result<T> = \"status\" {\n    Ok { value: T },\n    Err { message: string(..200) },\n}\n\n");
-    for s in 0..12 {
+    for s in 0..15 {
         text.push_str(&format!("scope Area{s} {{\n"));
         text.push_str("    -- Types of this area.\n");
         text.push_str("    type Health = u8(0..100)\n");

@@ -9,6 +9,7 @@ pub mod bench;
 pub mod cli;
 pub mod codegen;
 pub mod diagnostics;
+pub mod package;
 pub mod project;
 pub mod runtime;
 pub mod schema;

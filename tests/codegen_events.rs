@@ -766,7 +766,10 @@ fn a_sync_listener_that_yields_is_reported_and_closed() {
     let got: Vec<u8> = server_eval(&sim, "return shared.Got");
     assert_eq!(got, vec![2], "the next packet decodes normally");
     let warnings = sim.server().warnings();
-    assert!(warnings.iter().any(|w| w.contains("Yielded in a Sync call")), "{warnings:?}");
+    assert!(
+        warnings.iter().any(|w| w.contains("Yielded in a Sync call")),
+        "{warnings:?}"
+    );
     sim.steps(700).expect("steps");
     let got: Vec<u8> = server_eval(&sim, "return shared.Got");
     assert_eq!(got, vec![2], "the stuck listener never resumes");
@@ -779,7 +782,12 @@ fn a_fire_that_raises_half_way_does_not_corrupt_the_frame() {
         "event E { From: Client, Type: Reliable, Call: ManySync, Data: struct { name: string, part: Instance, n: u8 } }",
     );
     for mode in MODES {
-        let mut sim = start_with(&modules, mode, 1, "local p = Instance.new('Part') p.Name = 'P' p.Parent = workspace");
+        let mut sim = start_with(
+            &modules,
+            mode,
+            1,
+            "local p = Instance.new('Part') p.Name = 'P' p.Parent = workspace",
+        );
         sim.server()
             .exec("shared.Got = {} require('Net').E.On(function(_, v) table.insert(shared.Got, v.name .. v.n) end)")
             .expect("on");
@@ -798,5 +806,184 @@ fn a_fire_that_raises_half_way_does_not_corrupt_the_frame() {
         let got: Vec<String> = server_eval(&sim, "return shared.Got");
         assert_eq!(got, ["a1", "b2"], "{mode:?}");
         assert!(sim.server().warnings().is_empty(), "{mode:?}: no packet was dropped");
+    }
+}
+
+#[test]
+fn fire_all_to_fifty_players_is_one_remote_call() {
+    let modules = compile(
+        "struct Unit { id: u16, hp: u8 }\nevent World { From: Server, Type: Reliable, Call: ManySync, Data: Unit[..100] }",
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 50);
+        for (index, _) in sim.clients().collect::<Vec<_>>() {
+            client_exec(
+                &sim,
+                index,
+                "shared.Got = {} require('Net').World.On(function(v) table.insert(shared.Got, #v) end)",
+            );
+        }
+        sim.take_traffic();
+        sim.server()
+            .exec("local Net = require('Net') for n = 1, 3 do Net.World.FireAll(table.create(n * 10, { id = 1, hp = 2 })) end")
+            .expect("fire all");
+        sim.step().expect("step");
+        let traffic = sim.take_traffic();
+        assert_eq!(traffic.total().calls, 1, "{mode:?}: {:?}", traffic.calls());
+        assert_eq!(traffic.kind(CallKind::FireAllClients).calls, 1, "{mode:?}");
+        sim.step().expect("step");
+        for (index, client) in sim.clients() {
+            let got: Vec<u32> = client.eval("return shared.Got").expect("eval");
+            assert_eq!(got, vec![10, 20, 30], "{mode:?}: client {index}");
+        }
+        assert_no_errors(&sim);
+    }
+}
+
+/// 200 sends of every kind over 5 players in one frame, in a seeded random order:
+/// each player receives exactly its sends, in fire order.
+#[test]
+fn interleaved_broadcasts_and_personal_sends_arrive_in_fire_order() {
+    let modules = compile(
+        r#"
+        event A { From: Server, Type: Reliable, Call: ManySync, Data: u16 }
+        event B { From: Server, Type: Reliable, Call: ManySync, Data: (string, Instance?) }
+        "#,
+    );
+    for mode in MODES {
+        for seed in [1, 2, 3] {
+            let mut sim = start_with(
+                &modules,
+                mode,
+                5,
+                "local p = Instance.new('Part') p.Name = 'P' p.Parent = workspace",
+            );
+            for (index, _) in sim.clients().collect::<Vec<_>>() {
+                client_exec(
+                    &sim,
+                    index,
+                    r#"
+                    local Net = require("Net")
+                    shared.Got = {}
+                    Net.A.On(function(n) table.insert(shared.Got, n) end)
+                    Net.B.On(function(s, part) assert(part == nil or part == workspace.P) table.insert(shared.Got, tonumber(s)) end)
+                    "#,
+                );
+            }
+            sim.server()
+                .exec(&format!(
+                    r#"
+                    local Net = require("Net")
+                    local players = game:GetService("Players"):GetPlayers()
+                    local random = Random.new({seed})
+                    shared.Expected = {{}}
+                    for _, p in players do shared.Expected[p.Name] = {{}} end
+                    local function expect(list, n) for _, p in list do table.insert(shared.Expected[p.Name], n) end end
+                    for n = 1, 200 do
+                        local kind = random:NextInteger(1, 4)
+                        local useB = random:NextInteger(0, 1) == 1
+                        local target = players[random:NextInteger(1, #players)]
+                        local function send(method, first)
+                            if useB then
+                                local part = if n % 3 == 0 then workspace.P else nil
+                                if first ~= nil then Net.B[method](first, tostring(n), part) else Net.B[method](tostring(n), part) end
+                            else
+                                if first ~= nil then Net.A[method](first, n) else Net.A[method](n) end
+                            end
+                        end
+                        if kind == 1 then
+                            send("FireAll") expect(players, n)
+                        elseif kind == 2 then
+                            send("Fire", target) expect({{ target }}, n)
+                        elseif kind == 3 then
+                            local list = {{ target, players[1] }}
+                            if target == players[1] then list = {{ target }} end
+                            send("FireList", list) expect(list, n)
+                        else
+                            send("FireExcept", target)
+                            local rest = {{}}
+                            for _, p in players do if p ~= target then table.insert(rest, p) end end
+                            expect(rest, n)
+                        end
+                    end
+                    "#
+                ))
+                .expect("server fires");
+            sim.steps(2).expect("steps");
+            for (index, client) in sim.clients() {
+                let name = format!("Player{}", index + 1);
+                let expected: Vec<u32> = sim
+                    .server()
+                    .eval(&format!("return shared.Expected['{name}']"))
+                    .expect("expected");
+                let got: Vec<u32> = client.eval("return shared.Got").expect("got");
+                assert_eq!(got, expected, "{mode:?} seed {seed}: {name}");
+            }
+            assert_no_errors(&sim);
+        }
+    }
+}
+
+#[test]
+fn client_flush_rate_thirty_halves_the_sends_and_loses_nothing() {
+    let modules =
+        compile("option ClientFlushRate = 30\nevent E { From: Client, Type: Reliable, Call: ManySync, Data: u16 }");
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.server()
+            .exec("shared.Got = {} require('Net').E.On(function(_, v) table.insert(shared.Got, v) end)")
+            .expect("on");
+        sim.take_traffic();
+        for frame in 0..60u16 {
+            client_exec(&sim, 0, &format!("require('Net').E.Fire({frame})"));
+            sim.step().expect("step");
+        }
+        sim.steps(3).expect("steps");
+        let sends = sim.take_traffic().kind(CallKind::FireServer).calls;
+        assert!((29..=32).contains(&sends), "{mode:?}: {sends} sends for 60 frames");
+        let got: Vec<u16> = server_eval(&sim, "return shared.Got");
+        assert_eq!(got, (0..60).collect::<Vec<u16>>(), "{mode:?}");
+    }
+}
+
+#[test]
+fn unreliable_events_over_max_unreliable_size_are_dropped_with_one_warning() {
+    let modules = compile(
+        r#"
+        option MaxUnreliableSize = 100
+        event Up { From: Client, Type: Unreliable, Call: ManySync, Data: string }
+        event Down { From: Server, Type: Unreliable, Call: ManySync, Data: string }
+        "#,
+    );
+    let mut sim = start(&modules, Mode::Native, 1);
+    sim.server()
+        .exec("shared.Got = {} require('Net').Up.On(function(_, v) table.insert(shared.Got, #v) end)")
+        .expect("on");
+    client_exec(
+        &sim,
+        0,
+        "shared.Got = {} require('Net').Down.On(function(v) table.insert(shared.Got, #v) end)",
+    );
+    sim.take_traffic();
+    client_exec(
+        &sim,
+        0,
+        "local Net = require('Net') Net.Up.Fire(string.rep('x', 98)) Net.Up.Fire(string.rep('x', 99)) Net.Up.Fire(string.rep('x', 500))",
+    );
+    sim.server()
+        .exec("local Net = require('Net') Net.Down.FireAll(string.rep('y', 200)) Net.Down.FireAll('ok')")
+        .expect("fire");
+    sim.steps(2).expect("steps");
+    let up: Vec<u32> = server_eval(&sim, "return shared.Got");
+    assert_eq!(up, vec![98], "1 index + 1 length + 98 bytes fit in 100; 99 does not");
+    let down: Vec<u32> = sim.client(0).expect("client").eval("return shared.Got").expect("eval");
+    assert_eq!(down, vec![2]);
+    for world in sim.worlds() {
+        let warnings: Vec<String> = world
+            .warnings()
+            .into_iter()
+            .filter(|w| w.contains("MaxUnreliableSize"))
+            .collect();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
     }
 }

@@ -24,12 +24,17 @@ fn seed_benches() {
     for mode in MODES {
         for (bench, value) in [
             ("Booleans", "table.create(1000, true)"),
-            ("Entities", "table.create(100, { id = 1, x = 2, y = 3, z = 4, orientation = 5, animation = 6 })"),
+            (
+                "Entities",
+                "table.create(100, { id = 1, x = 2, y = 3, z = 4, orientation = 5, animation = 6 })",
+            ),
             ("Tiny", "7"),
         ] {
             let mut sim = start(&modules, mode, 1);
             sim.server()
-                .exec(&format!("shared.Count = 0 require('Net').{bench}.On(function() shared.Count += 1 end)"))
+                .exec(&format!(
+                    "shared.Count = 0 require('Net').{bench}.On(function() shared.Count += 1 end)"
+                ))
                 .expect("on");
             sim.client(0)
                 .expect("client")
@@ -37,7 +42,13 @@ fn seed_benches() {
                     "local Net = require('Net') local value = {value} shared.Fire = function() for _ = 1, 1000 do Net.{bench}.Fire(value) end Net.StepReplication() end"
                 ))
                 .expect("setup");
-            let fire = sim.client(0).expect("client").lua().globals().get::<mlua::Table>("shared").expect("shared");
+            let fire = sim
+                .client(0)
+                .expect("client")
+                .lua()
+                .globals()
+                .get::<mlua::Table>("shared")
+                .expect("shared");
             let fire: mlua::Function = fire.get("Fire").expect("fire");
             let frames = 50;
             let (mut fire_total, mut step_total, mut idle_total) = (0.0, 0.0, 0.0);

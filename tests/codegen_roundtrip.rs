@@ -396,8 +396,13 @@ fn the_comparison_notices_a_difference() {
     sim.server()
         .exec(r#"shared.Got = {} require("Net").C.On(function(_, v) table.insert(shared.Got, v) end)"#)
         .expect("on");
-    sim.client(0).expect("client").exec(r#"require("Net").C.Fire(3)"#).expect("fire");
+    sim.client(0)
+        .expect("client")
+        .exec(r#"require("Net").C.Fire(3)"#)
+        .expect("fire");
     sim.steps(2).expect("steps");
-    sim.server().exec("shared.assertEqual(shared.Got, { 3 })").expect("equal");
+    sim.server()
+        .exec("shared.assertEqual(shared.Got, { 3 })")
+        .expect("equal");
     assert!(sim.server().exec("shared.assertEqual(shared.Got, { 4 })").is_err());
 }

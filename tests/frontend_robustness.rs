@@ -286,6 +286,12 @@ fn a_channel_over_65536_declarations_is_an_error() {
         .collect();
     let output = check_timed("full.blink", &text, Duration::from_secs(30));
     assert!(output.diagnostics.iter().any(|d| d.code == codes::CHANNEL_FULL));
+
+    // Many independent errors: reported up to a limit, then summarised.
+    let text: String = (0..5000).map(|i| format!("type T{i} = Missing{i}\n")).collect();
+    let output = check_timed("many.blink", &text, Duration::from_secs(30));
+    assert!(output.diagnostics.len() <= 201);
+    assert_eq!(output.diagnostics.last().map(|d| d.code), Some(codes::TOO_MANY_ERRORS));
 }
 
 #[test]

@@ -428,20 +428,28 @@ fn malformed_injected_values_arrive_as_nil() {
             RemoteValue::instance(987_654),
             RemoteValue::Table(vec![(RemoteValue::Number(f64::NAN), RemoteValue::Boolean(true))]),
             RemoteValue::Number(f64::NAN),
+            (0..10_000).fold(RemoteValue::Nil, |inner, _| RemoteValue::array([inner])),
         ],
     )
     .expect("inject");
     sim.step().expect("a malformed packet must not break the step");
-    let (count, all_nil, empty, nan): (usize, bool, bool, bool) = sim
+    let (count, all_nil, empty, nan, nested): (usize, bool, bool, bool, bool) = sim
         .server()
         .eval(
             r#"
             local a = shared.received[1].args
-            return a.n, a[1] == nil and a[2] == nil and a[3] == nil and a[4] == nil, next(a[5]) == nil, a[6] ~= a[6]
+            local depth, t = 0, a[7]
+            while type(t) == "table" do depth += 1 t = t[1] end
+            return a.n, a[1] == nil and a[2] == nil and a[3] == nil and a[4] == nil, next(a[5]) == nil, a[6] ~= a[6],
+                depth == 65
             "#,
         )
         .expect("eval");
-    assert_eq!((count, all_nil, empty, nan), (6, true, true, true));
+    assert_eq!(
+        (count, all_nil, empty, nan, nested),
+        (7, true, true, true, true),
+        "nesting is cut at 64 levels"
+    );
 }
 
 #[test]

@@ -93,6 +93,9 @@ fn heartbeat_runs_each_frame_with_the_frame_time() {
             .expect("connect");
     }
     sim.steps(3).expect("steps");
+    let timing = sim.last_step_timing();
+    assert_eq!(timing.clients.len(), 1);
+    assert!(timing.server.frame > std::time::Duration::ZERO && timing.clients[0].1.total() > std::time::Duration::ZERO);
     for world in sim.worlds() {
         let (beats, post, dt): (u32, u32, f64) =
             world.eval("return shared.beats, shared.post, shared.dt").expect("eval");

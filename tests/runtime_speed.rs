@@ -80,3 +80,17 @@ fn buffer_writeu8_cost_is_printed() {
     }
     println!("{}", lines.join("\n"));
 }
+
+#[test]
+fn world_creation_time_is_printed() {
+    for mode in [Mode::Native, Mode::Interpreted] {
+        let start = std::time::Instant::now();
+        let rounds = 5;
+        for _ in 0..rounds {
+            let sim = Simulation::new(mode, 1).expect("simulation");
+            assert_eq!(sim.worlds().count(), 2);
+        }
+        let per_world = start.elapsed().as_secs_f64() * 1000.0 / (rounds * 2) as f64;
+        println!("{:>11}: {per_world:.2} ms to create a world with the mock", mode.label());
+    }
+}

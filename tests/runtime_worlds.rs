@@ -97,6 +97,75 @@ fn require_accepts_a_module_script_and_a_name() {
 }
 
 #[test]
+fn module_script_trees_require_each_other_and_replicate() {
+    let mut sim = Simulation::new(Mode::Native, 1).expect("simulation");
+    let server = sim.server();
+    server
+        .create_module_script(
+            "ReplicatedStorage.Packages.Net",
+            "local Util = require(script.Util) return { answer = Util.value }",
+        )
+        .expect("Net");
+    server
+        .create_module_script(
+            "ReplicatedStorage.Packages.Net.Util",
+            "return { value = if game:GetService('RunService'):IsServer() then 's' else 'c' }",
+        )
+        .expect("Util");
+    let error = server
+        .create_module_script("Workspace", "return {}")
+        .expect_err("not a ModuleScript");
+    assert!(
+        error.to_string().contains("is a Workspace, not a ModuleScript"),
+        "{error}"
+    );
+    let answer: String = server
+        .eval("return require(game.ReplicatedStorage.Packages.Net).answer")
+        .expect("server require");
+    assert_eq!(answer, "s");
+    sim.step().expect("step");
+    let answer: String = sim
+        .client(0)
+        .expect("client")
+        .eval("return require(game.ReplicatedStorage:WaitForChild('Packages').Net).answer")
+        .expect("client require");
+    assert_eq!(answer, "c", "the client runs its own copy of the replicated module");
+}
+
+#[test]
+fn string_requires_resolve_relative_to_the_calling_module() {
+    let sim = Simulation::new(Mode::Interpreted, 0).expect("simulation");
+    let server = sim.server();
+    for (path, source) in [
+        (
+            "ReplicatedStorage.Pkg.Main",
+            "return { a = require('./Sibling').v, b = require('@self/Child').v, c = require('../Top').v }",
+        ),
+        ("ReplicatedStorage.Pkg.Main.Child", "return { v = 'child' }"),
+        ("ReplicatedStorage.Pkg.Sibling", "return { v = 'sibling' }"),
+        ("ReplicatedStorage.Top", "return { v = 'top' }"),
+        ("ReplicatedStorage.Pkg.Bad", "return require('./Missing')"),
+    ] {
+        server.create_module_script(path, source).expect(path);
+    }
+    let values: Vec<String> = server
+        .eval("local m = require(game.ReplicatedStorage.Pkg.Main) return { m.a, m.b, m.c }")
+        .expect("require");
+    assert_eq!(values, ["sibling", "child", "top"]);
+    let error = server
+        .exec("require(game.ReplicatedStorage.Pkg.Bad)")
+        .expect_err("missing");
+    assert!(
+        error
+            .to_string()
+            .contains("require(\"./Missing\") from ReplicatedStorage.Pkg.Bad: no such module"),
+        "{error}"
+    );
+    let error = server.exec("require('./Anything')").expect_err("outside a module");
+    assert!(error.to_string().contains("only inside a module"), "{error}");
+}
+
+#[test]
 fn script_local_keeps_hot_comments_and_line_numbers() {
     let sim = Simulation::new(Mode::Native, 0).expect("simulation");
     let error = sim
@@ -205,6 +274,29 @@ fn both_modes_run_and_report_their_mode() {
             assert_eq!(sum, 500500.0);
         }
     }
+}
+
+#[test]
+fn globals_match_roblox() {
+    let sim = Simulation::new(Mode::Native, 0).expect("simulation");
+    let missing: Vec<String> = sim
+        .server()
+        .eval(
+            r#"
+            local out = {}
+            for _, name in { "game", "workspace", "script", "task", "wait", "delay", "spawn", "warn", "print", "tick",
+                "time", "typeof", "require", "shared", "_G", "Instance", "Vector3", "CFrame", "Color3", "BrickColor",
+                "DateTime", "Random", "Enum", "buffer", "bit32", "vector", "newproxy", "os", "utf8" } do
+                local present = name == "script" or getfenv()[name] ~= nil
+                if not present then table.insert(out, name) end
+            end
+            return out
+            "#,
+        )
+        .expect("eval");
+    assert!(missing.is_empty(), "missing globals: {missing:?}");
+    let integer_absent: bool = sim.server().eval("return integer == nil").expect("eval");
+    assert!(integer_absent, "Roblox has no integer library");
 }
 
 #[test]

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod compile;
 pub mod init;
+pub mod package;
 pub mod sync;
 
 use std::process::ExitCode;
@@ -28,6 +29,8 @@ pub enum Command {
     Compile(compile::CompileArgs),
     /// Write blinkblox.toml and an example schema into a Rojo project.
     Init(init::InitArgs),
+    /// Sync, then write the generated modules as a Wally package (folder and .zip).
+    Package(package::PackageArgs),
     /// Compile every schema into the Rojo tree and record blinkblox.lock.
     Sync(sync::SyncArgs),
 }
@@ -53,6 +56,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Compile(args) => compile::run(args),
         Command::Init(args) => init::run(args),
+        Command::Package(args) => package::run(args),
         Command::Sync(args) => sync::run(args),
     }
 }

@@ -3,6 +3,40 @@
 //! The Luau emitters live in [`luau`]; the fixed Luau parts of the modules (buffers,
 //! batching, queues, dispatch helpers) are real `.luau` files in `runtime/`, included
 //! at build time.
+//!
+//! # Wire format (SPEC §3.2)
+//! A packet is a sequence of records `[index][payload]`, with no per-record length.
+//! The index is a u8 (u16 LE when the channel has more than 256 declarations) on its
+//! channel's remote (`[Scope_]BLINK_RELIABLE_REMOTE` / `…_UNRELIABLE_REMOTE`), whose
+//! call arguments are `(buffer, {Instance|unknown})`. Payload values follow the
+//! model's `Layout`s: numbers little-endian at their width (f16 as IEEE half, NaN and
+//! ±inf kept), lengths and counts LEB128 unless exact, `boolean[]` 8 to a byte, a
+//! struct as [packed bits: booleans and optional flags][fixed fields at constant
+//! offsets][variable fields in order], a standalone `T?` as a flag byte then the
+//! value, enums and variants as a u8 (u16 past 256) index, sets as bits, Instances
+//! and `unknown` in the side array (nil as the `NIL_SLOT` marker).
+//!
+//! Functions use the reliable channel: an invocation is `[index][call id u16][data]`,
+//! its answer `[index][call id u16][1][returns]` or `[index][call id][0]` when the
+//! server's handler failed.
+//!
+//! # Batching
+//! The client writes a frame's reliable records into one batch and sends it on
+//! Heartbeat (or `StepReplication`) as one `FireServer`, refilling last frame's packet
+//! buffer when the size matches. The server keeps one batch per player; a reliable
+//! `FireAll` is written once into the frame's broadcast batch, sent with one
+//! `FireAllClients` after the personal batches. A personal batch written after
+//! broadcast records carries markers (a third argument: u32 pairs of positions in
+//! both streams) and the client interleaves the two packets, so every player sees the
+//! server's fire order. `FireList`/`FireExcept` serialize once and copy the record into
+//! each listed player's batch. Unreliable events are one remote call each.
+//!
+//! # Receiving
+//! One pcall per packet (`ReceivePacket`/`DecodeRange` in `runtime/receive.luau`),
+//! no closure per packet; the decode loop finds a record's declaration by halving the
+//! index range down to runs of eight and delivers inline (Sync listeners inside that
+//! pcall, Async through `task.spawn`). A failed check drops the rest of the packet; a
+//! Sync listener's error is reported and decoding resumes after its event.
 
 pub mod luau;
 

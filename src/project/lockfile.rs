@@ -71,14 +71,14 @@ struct RawLockfile {
 /// sha256 of a file's content with CRLF read as LF, in lowercase hex.
 pub fn content_hash(bytes: &[u8]) -> String {
     let mut hasher = Sha256::new();
-    let mut start = 0;
-    for i in 0..bytes.len() {
-        if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-            hasher.update(&bytes[start..i]);
-            start = i + 1;
-        }
+    let mut rest = bytes;
+    // Feed the runs between CRs whole; a CR that starts a CRLF is dropped.
+    while let Some(at) = rest.iter().position(|&b| b == b'\r') {
+        let keep = if rest.get(at + 1) == Some(&b'\n') { at } else { at + 1 };
+        hasher.update(&rest[..keep]);
+        rest = &rest[at + 1..];
     }
-    hasher.update(&bytes[start..]);
+    hasher.update(rest);
     let digest = hasher.finalize();
     let mut out = String::with_capacity(64);
     for byte in digest {
@@ -246,6 +246,17 @@ mod tests {
             content_hash(b""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
+    }
+
+    #[test]
+    fn hashing_matches_replacing_crlf_first() {
+        let reference = |text: &str| {
+            let digest = Sha256::digest(text.replace("\r\n", "\n").as_bytes());
+            digest.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        };
+        for text in ["", "\r", "\r\n", "a\r\r\n", "\r\r", "x\ny\r\nz\r", "\n\r\n\r\r\nend"] {
+            assert_eq!(content_hash(text.as_bytes()), reference(text), "{text:?}");
+        }
     }
 
     #[test]

@@ -115,19 +115,10 @@ pub fn plan(
     Ok(plan)
 }
 
-/// Whether a file name is one sync gives its outputs (`Server.luau`, `Client.d.ts`, …).
+/// Whether a file name is one sync could have given an output (`Server.luau`,
+/// `Client.d.ts`, …): Luau modules and TypeScript declarations, nothing else.
 fn is_output_name(name: &str) -> bool {
-    use crate::codegen::OutputKind;
-    [
-        OutputKind::Server,
-        OutputKind::Client,
-        OutputKind::Types,
-        OutputKind::ServerDts,
-        OutputKind::ClientDts,
-        OutputKind::TypesDts,
-    ]
-    .iter()
-    .any(|kind| kind.file_name() == name)
+    name.ends_with(".luau") || name.ends_with(".d.ts")
 }
 
 /// Everything `--locked` objects to, one line each.

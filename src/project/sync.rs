@@ -218,7 +218,7 @@ fn sync(
     }
 
     let compiled = compile_all(&project, inputs)?;
-    let failed = compiled.iter().filter(|c| c.schema.is_none()).count();
+    let failed = compiled.iter().filter(|c| c.built.is_none()).count();
     let reports: Vec<SchemaReport> = compiled
         .iter()
         .filter(|c| !c.report.diagnostics.is_empty())
@@ -232,7 +232,7 @@ fn sync(
         });
     }
 
-    let (lock, files) = build_lockfile(&project, &compiled);
+    let (lock, files) = build_lockfile(&project, compiled);
     let plan = plan(&project, previous.as_ref(), &lock, files)?;
     let lock_text = lock.render();
     // A CRLF checkout of the same lockfile is the same lockfile.
@@ -306,77 +306,131 @@ pub fn is_up_to_date(project: &Project, lock: &Lockfile) -> bool {
 }
 
 /// One schema after the front end and the code generator.
-struct Compiled<'a> {
-    entry: &'a SchemaEntry,
+struct Compiled {
     report: SchemaReport,
-    /// `None` when the schema has errors.
-    schema: Option<crate::schema::model::Schema>,
+    /// Its lockfile entry and generated files; `None` when the schema has errors.
+    built: Option<(LockedSchema, Vec<OutputFile>)>,
     imports: Vec<PathBuf>,
 }
 
-fn compile_all<'a>(project: &'a Project, inputs: &mut BTreeSet<PathBuf>) -> Result<Vec<Compiled<'a>>, ProjectError> {
-    let manifest_name = project.rel(&project.manifest.path);
-    let mut compiled = Vec::with_capacity(project.schemas.len());
-    for entry in &project.schemas {
-        let output = compile::check_schema(&entry.path, &manifest_name, &project.manifest.options, &entry.out_rel)?;
-        inputs.extend(output.imports.iter().cloned());
-        let has_errors = output.diagnostics.iter().any(Diagnostic::is_error);
-        compiled.push(Compiled {
-            entry,
-            schema: if has_errors { None } else { output.schema },
-            imports: output.imports,
-            report: SchemaReport {
-                rel_path: entry.rel_path.clone(),
-                sources: output.sources,
-                diagnostics: output.diagnostics,
-            },
-        });
+/// Checks and generates every schema, on as many threads as there are cores (each schema
+/// is independent), keeping the schemas' order.
+fn compile_all(project: &Project, inputs: &mut BTreeSet<PathBuf>) -> Result<Vec<Compiled>, ProjectError> {
+    let schemas = &project.schemas;
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 8)
+        .min(schemas.len().max(1));
+    let chunk_size = schemas.len().div_ceil(workers).max(1);
+    let results: Vec<Result<Vec<Compiled>, ProjectError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = schemas
+            .chunks(chunk_size)
+            .map(|chunk| scope.spawn(move || chunk.iter().map(|entry| compile_one(project, entry)).collect()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|_| Err(ProjectError::new("internal error: a compiler thread panicked")))
+            })
+            .collect()
+    });
+    let mut compiled = Vec::with_capacity(schemas.len());
+    for result in results {
+        compiled.extend(result?);
+    }
+    for item in &compiled {
+        inputs.extend(item.imports.iter().cloned());
     }
     Ok(compiled)
 }
 
-fn build_lockfile(project: &Project, compiled: &[Compiled<'_>]) -> (Lockfile, Vec<OutputFile>) {
+fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, ProjectError> {
+    let manifest_name = project.rel(&project.manifest.path);
+    let output = compile::check_schema(&entry.path, &manifest_name, &project.manifest.options, &entry.out_rel)?;
+    let has_errors = output.diagnostics.iter().any(Diagnostic::is_error);
+    let built = match &output.schema {
+        Some(schema) if !has_errors => Some(build(project, entry, schema, &output)),
+        _ => None,
+    };
+    Ok(Compiled {
+        built,
+        imports: output.imports,
+        report: SchemaReport {
+            rel_path: entry.rel_path.clone(),
+            sources: output.sources,
+            diagnostics: output.diagnostics,
+        },
+    })
+}
+
+/// Generates a checked schema's files and its lockfile entry. Hashes are taken from the
+/// text the compiler read, so an edit racing the sync cannot end up recorded as compiled.
+fn build(
+    project: &Project,
+    entry: &SchemaEntry,
+    schema: &crate::schema::model::Schema,
+    checked: &compile::Checked,
+) -> (LockedSchema, Vec<OutputFile>) {
     let root = project.root();
+    let folder = project.schema_folder(entry);
+    let targets = Targets {
+        types: project.manifest.output.types || schema.options.types_output.is_some(),
+        typescript: project.manifest.output.typescript || schema.options.typescript,
+    };
+    let mut files = Vec::new();
+    let mut outputs = Vec::new();
+    for generated in codegen::generate(schema, targets) {
+        let path = folder.join(generated.kind.file_name());
+        outputs.push(FileHash {
+            path: project.rel(&path),
+            sha256: lockfile::content_hash(generated.contents.as_bytes()),
+        });
+        files.push(OutputFile {
+            path,
+            contents: generated.contents,
+        });
+    }
+    let hash_of = |path: &Path| {
+        checked
+            .sources
+            .files()
+            .iter()
+            .find(|file| paths::normalize(&file.path) == *path)
+            .map(|file| lockfile::content_hash(file.text.as_bytes()))
+            .or_else(|| lockfile::file_hash(path))
+            .unwrap_or_default()
+    };
+    let mut imports: Vec<FileHash> = checked
+        .imports
+        .iter()
+        .map(|path| FileHash {
+            path: paths::display_relative(path, root),
+            sha256: hash_of(path),
+        })
+        .collect();
+    imports.sort();
+    imports.dedup();
+    outputs.sort();
+    let locked = LockedSchema {
+        path: entry.rel_path.clone(),
+        sha256: hash_of(&paths::normalize(&entry.path)),
+        folder: project.rel(&folder),
+        imports,
+        outputs,
+        options: compile::effective_options(&schema.options),
+    };
+    (locked, files)
+}
+
+fn build_lockfile(project: &Project, compiled: Vec<Compiled>) -> (Lockfile, Vec<OutputFile>) {
     let mut files = Vec::new();
     let mut schemas = Vec::new();
-    for item in compiled {
-        let Some(schema) = &item.schema else { continue };
-        let folder = project.schema_folder(item.entry);
-        let targets = Targets {
-            types: project.manifest.output.types || schema.options.types_output.is_some(),
-            typescript: project.manifest.output.typescript || schema.options.typescript,
-        };
-        let mut outputs = Vec::new();
-        for generated in codegen::generate(schema, targets) {
-            let path = folder.join(generated.kind.file_name());
-            outputs.push(FileHash {
-                path: project.rel(&path),
-                sha256: lockfile::content_hash(generated.contents.as_bytes()),
-            });
-            files.push(OutputFile {
-                path,
-                contents: generated.contents,
-            });
-        }
-        let mut imports: Vec<FileHash> = item
-            .imports
-            .iter()
-            .map(|path| FileHash {
-                path: paths::display_relative(path, root),
-                sha256: lockfile::file_hash(path).unwrap_or_default(),
-            })
-            .collect();
-        imports.sort();
-        imports.dedup();
-        outputs.sort();
-        schemas.push(LockedSchema {
-            path: item.entry.rel_path.clone(),
-            sha256: lockfile::file_hash(&item.entry.path).unwrap_or_default(),
-            folder: project.rel(&folder),
-            imports,
-            outputs,
-            options: compile::effective_options(&schema.options),
-        });
+    for (locked, outputs) in compiled.into_iter().filter_map(|item| item.built) {
+        schemas.push(locked);
+        files.extend(outputs);
     }
     let lock = Lockfile {
         compiler: lockfile::compiler_version(),

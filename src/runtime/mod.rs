@@ -38,7 +38,7 @@
 //! - The globals are read-only (sandbox); `shared` and `_G` are writable tables
 //!   of each world.
 //!
-//! ```no_run
+//! ```
 //! use blinkblox::runtime::{Mode, Simulation};
 //! # fn main() -> mlua::Result<()> {
 //! let mut sim = Simulation::new(Mode::Native, 2)?;
@@ -65,7 +65,7 @@ mod value;
 mod world;
 
 pub use fflags::{ROBLOX_FFLAGS, enable_roblox_fflags};
-pub use simulation::{FRAME_SECONDS, Kick, Simulation, SimulationOptions};
+pub use simulation::{FRAME_SECONDS, Kick, Simulation, SimulationOptions, StepTiming, WorldTiming};
 pub use transport::{CallKind, CallTally, RemoteCall, Traffic};
 pub use value::RemoteValue;
 pub use world::{MUTABLE_GLOBALS, Mode, Role, World, WorldLog, roblox_compiler};

@@ -4,7 +4,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::transport::{Audience, Network, Packet, Traffic};
+use std::time::{Duration, Instant};
+
+use super::transport::{Audience, Network, Packet, RemoteInfo, Traffic};
 use super::value::RemoteValue;
 use super::world::{Mode, Role, World};
 
@@ -37,6 +39,27 @@ struct ClientSlot {
     player_id: u64,
 }
 
+/// Time one world spent in a step: receiving the network's packets (listeners
+/// included) and running its frame (RunService events and due tasks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorldTiming {
+    pub receive: Duration,
+    pub frame: Duration,
+}
+
+impl WorldTiming {
+    pub fn total(&self) -> Duration {
+        self.receive + self.frame
+    }
+}
+
+/// Per-world timings of one step (clients by index).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepTiming {
+    pub server: WorldTiming,
+    pub clients: Vec<(usize, WorldTiming)>,
+}
+
 /// A player removed by `Player:Kick`, with the message given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Kick {
@@ -66,6 +89,7 @@ pub struct Simulation {
     network: Rc<RefCell<Network>>,
     clients: Vec<Option<ClientSlot>>,
     kicks: Vec<Kick>,
+    last_timing: StepTiming,
     frame: u64,
     next_user_id: u64,
     server: World,
@@ -89,6 +113,7 @@ impl Simulation {
             network,
             clients: Vec::new(),
             kicks: Vec::new(),
+            last_timing: StepTiming::default(),
             frame: 0,
             next_user_id: 0,
             server,
@@ -208,18 +233,31 @@ impl Simulation {
                 std::mem::take(&mut network.to_clients),
             )
         };
+        let mut timing = StepTiming::default();
+
+        let started = Instant::now();
         for (from, packet) in to_server {
             if let Packet::Remote { remote_id, kind, args } = packet {
                 self.server.deliver(remote_id, kind, from, None, &args)?;
             }
         }
         self.server.flush_deferred()?;
-        for (audience, packet) in &to_clients {
-            let remote = match packet {
-                Packet::Remote { remote_id, .. } => self.network.borrow().remotes.get(remote_id).cloned(),
-                Packet::Replication { .. } => None,
-            };
-            for slot in self.clients.iter().flatten() {
+        timing.server.receive = started.elapsed();
+
+        let remotes: Vec<Option<RemoteInfo>> = {
+            let network = self.network.borrow();
+            to_clients
+                .iter()
+                .map(|(_, packet)| match packet {
+                    Packet::Remote { remote_id, .. } => network.remotes.get(remote_id).cloned(),
+                    Packet::Replication { .. } => None,
+                })
+                .collect()
+        };
+        for (index, slot) in self.clients.iter().enumerate() {
+            let Some(slot) = slot else { continue };
+            let started = Instant::now();
+            for ((audience, packet), remote) in to_clients.iter().zip(&remotes) {
                 if let Audience::Player(player) = audience
                     && *player != slot.player_id
                 {
@@ -232,16 +270,33 @@ impl Simulation {
                     Packet::Replication { op, args } => slot.world.apply_replication(op, args)?,
                 }
             }
-        }
-        for (_, world) in self.clients() {
-            world.flush_deferred()?;
+            slot.world.flush_deferred()?;
+            timing.clients.push((
+                index,
+                WorldTiming {
+                    receive: started.elapsed(),
+                    frame: Duration::ZERO,
+                },
+            ));
         }
 
+        let started = Instant::now();
         self.server.frame(time, FRAME_SECONDS)?;
-        for slot in self.clients.iter().flatten() {
-            slot.world.frame(time, FRAME_SECONDS)?;
+        timing.server.frame = started.elapsed();
+        for (index, world_timing) in &mut timing.clients {
+            if let Some(world) = self.client(*index) {
+                let started = Instant::now();
+                world.frame(time, FRAME_SECONDS)?;
+                world_timing.frame = started.elapsed();
+            }
         }
+        self.last_timing = timing;
         Ok(())
+    }
+
+    /// Wall-clock time each world spent in the last [`step`](Self::step).
+    pub fn last_step_timing(&self) -> &StepTiming {
+        &self.last_timing
     }
 
     /// Runs `frames` steps.
@@ -264,7 +319,8 @@ impl Simulation {
         Ok(())
     }
 
-    /// The remote calls recorded since the last [`take_traffic`](Self::take_traffic).
+    /// The remote calls recorded since the last [`take_traffic`](Self::take_traffic)
+    /// (every call is kept: long runs should take the traffic each frame).
     pub fn traffic(&self) -> Traffic {
         self.network.borrow().traffic.clone()
     }

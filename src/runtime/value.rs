@@ -233,6 +233,15 @@ impl Restore<'_> {
     }
 
     pub fn value(&self, value: &RemoteValue) -> mlua::Result<Value> {
+        self.nested(value, 0)
+    }
+
+    /// Values nested deeper than a sender could send (only possible in packets
+    /// injected from Rust) arrive as nil instead of exhausting the stack.
+    fn nested(&self, value: &RemoteValue, depth: usize) -> mlua::Result<Value> {
+        if depth > MAX_DEPTH {
+            return Ok(Value::Nil);
+        }
         Ok(match value {
             RemoteValue::Nil => Value::Nil,
             RemoteValue::Boolean(flag) => Value::Boolean(*flag),
@@ -243,7 +252,7 @@ impl Restore<'_> {
             RemoteValue::Table(pairs) => {
                 let table = self.lua.create_table_with_capacity(0, pairs.len())?;
                 for (key, value) in pairs {
-                    let key = self.value(key)?;
+                    let key = self.nested(key, depth + 1)?;
                     let unusable = match key {
                         Value::Nil => true,
                         Value::Number(number) => number.is_nan(),
@@ -253,7 +262,7 @@ impl Restore<'_> {
                         // a key that could not travel (e.g. a client-only Instance) is dropped
                         continue;
                     }
-                    table.raw_set(key, self.value(value)?)?;
+                    table.raw_set(key, self.nested(value, depth + 1)?)?;
                 }
                 Value::Table(table)
             }
@@ -265,7 +274,7 @@ impl Restore<'_> {
                 let mut arguments = MultiValue::new();
                 arguments.push_back(Value::String(self.lua.create_string(type_name)?));
                 for component in components {
-                    arguments.push_back(self.value(component)?);
+                    arguments.push_back(self.nested(component, depth + 1)?);
                 }
                 self.rebuild.call(arguments)?
             }

@@ -13,6 +13,7 @@
 use std::cell::RefCell;
 use std::ffi::c_int;
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use mlua::{FromLuaMulti, Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
 
@@ -85,7 +86,31 @@ const MOCK_FILES: [(&str, &str); 10] = [
     ("modules", include_str!("mock/modules.luau")),
 ];
 
+/// Mock files never on a per-event path: always interpreted.
+const COLD_MOCK_FILES: [&str; 3] = ["members", "http", "modules"];
+
 const MOCK_REGISTRY_KEY: &str = "blinkblox.mock";
+
+/// Each mock file's name and bytecode.
+type MockBytecode = Vec<(&'static str, Vec<u8>)>;
+
+/// The mock compiled once per process (each world loads the bytecode).
+fn mock_bytecode() -> mlua::Result<&'static [(&'static str, Vec<u8>)]> {
+    static BYTECODE: OnceLock<Result<MockBytecode, String>> = OnceLock::new();
+    let compiled = BYTECODE.get_or_init(|| {
+        let compiler = roblox_compiler();
+        MOCK_FILES
+            .iter()
+            .map(|(name, source)| {
+                compiler
+                    .compile(source)
+                    .map(|bytecode| (*name, bytecode))
+                    .map_err(|error| format!("mock/{name}: {error}"))
+            })
+            .collect()
+    });
+    compiled.as_deref().map_err(|error| mlua::Error::runtime(error.clone()))
+}
 
 /// What a world's scripts wrote with `warn` and `print`, and the errors raised
 /// by listeners and tasks (caught, as Roblox does, and kept here).
@@ -134,14 +159,21 @@ impl World {
         lua.set_named_registry_value(MOCK_REGISTRY_KEY, &mock)?;
 
         let host = make_host(&lua, role, &network, &log)?;
-        for (name, source) in MOCK_FILES {
-            lua.load(source)
+        for (name, bytecode) in mock_bytecode()? {
+            // Native code generation is the bulk of a world's creation time; the
+            // mock's cold parts (set-up, WaitForChild, JSON, require) stay interpreted.
+            lua.enable_jit(mode == Mode::Native && !COLD_MOCK_FILES.contains(name));
+            lua.load(bytecode.as_slice())
                 .set_name(format!("=mock/{name}"))
                 .call::<()>((&host, &mock))?;
         }
+        lua.enable_jit(mode == Mode::Native);
 
         lua.set_type_metatable::<mlua::Vector>(Some(mock.get::<Table>("vectorMetatable")?));
         let globals = lua.globals();
+        // Plain Luau has libraries Roblox does not: remove them so code that would
+        // fail on Roblox fails here too.
+        globals.raw_set("integer", Value::Nil)?;
         for pair in mock.get::<Table>("globals")?.pairs::<Value, Value>() {
             let (name, value) = pair?;
             globals.raw_set(name, value)?;
@@ -191,6 +223,17 @@ impl World {
     pub fn load_module(&self, name: &str, source: &str) -> mlua::Result<Table> {
         let load: Function = self.mock.get("loadModule")?;
         load.call((name, source))
+    }
+
+    /// Makes a ModuleScript at a dotted path from `game` (e.g.
+    /// `"ReplicatedStorage.Packages.Net"`), creating Folders for missing parents,
+    /// without running it; scripts `require` it by instance (`require(script.Parent.Net)`).
+    /// Under a replicated service on the server it replicates to clients, Source
+    /// included, as on Roblox. Setting a path again replaces the Source (a module
+    /// already required keeps its value).
+    pub fn create_module_script(&self, path: &str, source: &str) -> mlua::Result<()> {
+        let create: Function = self.mock.get("createModuleScript")?;
+        create.call::<Value>((path, source)).map(|_| ())
     }
 
     /// Runs a chunk of Luau on the main thread (it cannot yield; see
@@ -520,4 +563,31 @@ fn make_host(
         })?,
     )?;
     Ok(host)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bind_script_local;
+
+    #[test]
+    fn script_local_goes_after_leading_line_comments() {
+        assert_eq!(
+            bind_script_local("--!strict\n--!native\n\nreturn 1\n"),
+            "--!strict\n--!native\n\nlocal script = ...; return 1\n"
+        );
+    }
+
+    #[test]
+    fn script_local_goes_before_a_block_comment() {
+        assert_eq!(
+            bind_script_local("--[[ doc ]]\nreturn 1"),
+            "local script = ...; --[[ doc ]]\nreturn 1"
+        );
+    }
+
+    #[test]
+    fn script_local_in_a_file_of_comments_goes_at_the_end() {
+        assert_eq!(bind_script_local("-- only\n"), "-- only\nlocal script = ...; ");
+        assert_eq!(bind_script_local(""), "local script = ...; ");
+    }
 }

@@ -48,7 +48,6 @@ pub const EMPTY_ENUM: &str = "E3023";
 pub const TYPE_TOO_LARGE: &str = "E3024";
 pub const RESERVED_NAME: &str = "E3025";
 pub const IMPORT_UNREADABLE: &str = "E3026";
-pub const INVALID_MAP_KEY: &str = "E3027";
 pub const IMPORT_TOO_DEEP: &str = "E3028";
 pub const INVALID_SCOPE_NAME: &str = "E3029";
 
@@ -134,7 +133,6 @@ pub const TABLE: &[(&str, &str)] = &[
     ),
     (RESERVED_NAME, "a name the generated modules use themselves"),
     (IMPORT_UNREADABLE, "an imported file that exists but cannot be read"),
-    (INVALID_MAP_KEY, "a map key that cannot be a table key"),
     (IMPORT_TOO_DEEP, "imports nested beyond the depth limit"),
     (
         INVALID_SCOPE_NAME,
@@ -175,3 +173,23 @@ pub const TABLE: &[(&str, &str)] = &[
         "an option Blink parses but that does nothing (`UseColon`)",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::TABLE;
+
+    #[test]
+    fn codes_are_unique_and_in_their_ranges() {
+        let mut seen = std::collections::HashSet::new();
+        for (code, summary) in TABLE {
+            assert!(seen.insert(*code), "{code} listed twice");
+            assert!(!summary.is_empty());
+            let (letter, digits) = code.split_at(1);
+            assert!(letter == "E" || letter == "W", "{code}");
+            assert!(
+                digits.len() == 4 && matches!(&digits[..1], "1" | "2" | "3" | "4"),
+                "{code}"
+            );
+        }
+    }
+}

@@ -24,6 +24,9 @@ use source::{SourceFile, SourceMap};
 
 pub use checker::OptionValue;
 
+/// Diagnostics kept for one schema; the rest are summarised in one line.
+const MAX_DIAGNOSTICS: usize = 200;
+
 /// What checking a schema produced.
 #[derive(Debug)]
 pub struct CheckOutput {
@@ -102,6 +105,20 @@ fn run(settings: &CheckSettings, load: impl FnOnce(&mut Loader<'_>)) -> CheckOut
     if has_errors {
         // "Declares nothing" is noise when the declarations failed to parse.
         diagnostics.retain(|d| d.code != codes::EMPTY_SCHEMA);
+    }
+    if diagnostics.len() > MAX_DIAGNOSTICS {
+        let hidden = diagnostics.len() - MAX_DIAGNOSTICS;
+        diagnostics.truncate(MAX_DIAGNOSTICS);
+        let span = diagnostics[MAX_DIAGNOSTICS - 1].primary.span;
+        diagnostics.push(
+            Diagnostic::error(
+                codes::TOO_MANY_ERRORS,
+                format!("{hidden} more problems are not shown"),
+                span,
+                "the last one shown",
+            )
+            .with_note("fix the problems above and check again"),
+        );
     }
     CheckOutput {
         sources,

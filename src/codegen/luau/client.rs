@@ -43,6 +43,10 @@ pub fn generate(schema: &Schema) -> String {
 
     let mut out = CodeBuilder::new();
     mg.emit_preamble(&mut out, "Client module");
+    out.line(format!(
+        "local CLIENT_FLUSH_RATE = {}",
+        schema.options.client_flush_rate
+    ));
     out.raw(CLIENT);
     out.line("");
     out.raw(EXPORTED);
@@ -192,14 +196,14 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
         "Unreliable = ReplicatedStorage:WaitForChild({}) :: any",
         string_literal(&unreliable)
     ));
-    b.open("Reliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown)");
-    b.line("ReceivePacket(DecodeReliable, nil, Packet, Instances)");
+    b.open("Reliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown, Extra: unknown)");
+    b.line("ReceiveFromServer(DecodeReliable, Packet, Instances, Extra)");
     b.close("end)");
     b.open("Unreliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown)");
     b.line("ReceivePacket(DecodeUnreliable, nil, Packet, Instances)");
     b.close("end)");
     if !schema.options.manual_replication {
-        b.line("RunService.Heartbeat:Connect(StepReplication)");
+        b.line("RunService.Heartbeat:Connect(FlushOnHeartbeat)");
     }
     b.close("end");
     b.line("");

@@ -209,6 +209,7 @@ impl<'a> ModuleGen<'a> {
             b,
             lookups: &mut self.lookups,
             allow_non_finite: self.schema.options.allow_non_finite,
+            boolean_rows: self.side == Side::Client,
         }
     }
 
@@ -537,6 +538,10 @@ impl<'a> ModuleGen<'a> {
         b.line("local Players = game:GetService(\"Players\")");
         b.line("");
         emit_type_block(b, self.schema);
+        b.line(format!(
+            "local MAX_UNRELIABLE_SIZE = {}",
+            self.schema.options.max_unreliable_size
+        ));
         b.raw(PRELUDE);
         b.line("");
         b.line(format!(

@@ -41,6 +41,10 @@ pub struct Reader<'a> {
     pub b: &'a mut CodeBuilder,
     pub lookups: &'a mut Lookups,
     pub allow_non_finite: bool,
+    /// Read `boolean[]` rows by copying one of 256 prepared rows (`table.move`)
+    /// rather than testing 8 bits: faster interpreted, as most clients run the
+    /// Client module; bit tests are faster natively, as servers run the Server module.
+    pub boolean_rows: bool,
 }
 
 impl Reader<'_> {
@@ -237,12 +241,18 @@ impl Reader<'_> {
         self.b.open(format!("for {row} = 0, {rows} - 1 do"));
         let byte = self.local("Byte", &format!("buffer.readu8(B, {offset} + {row})"));
         let base = self.local("Base", &format!("{row} * 8"));
-        for bit in 0..8u32 {
+        if self.boolean_rows {
             self.b.line(format!(
-                "{array}[{base} + {}] = bit32.btest({byte}, {})",
-                bit + 1,
-                1u32 << bit
+                "table.move(BooleanRows[{byte} + 1], 1, 8, {base} + 1, {array})"
             ));
+        } else {
+            for bit in 0..8u32 {
+                self.b.line(format!(
+                    "{array}[{base} + {}] = bit32.btest({byte}, {})",
+                    bit + 1,
+                    1u32 << bit
+                ));
+            }
         }
         self.b.close("end");
         let tail = self.local("Tail", &format!("{len} % 8"));

@@ -59,6 +59,16 @@ pub fn generate(schema: &Schema) -> String {
     out.finish()
 }
 
+/// Where a server send writes its record.
+enum Route {
+    /// The player's reliable batch.
+    PlayerBatch,
+    /// The frame's broadcast batch (reliable FireAll).
+    Broadcast,
+    /// The scratch batch, then the given Luau statement sends or copies it.
+    Scratch(&'static str),
+}
+
 /// `Fire` writes straight into the player's batch; the broadcasts and unreliable
 /// sends serialize once into the scratch batch through a per-event writer kept in
 /// `ScratchWriters` (so the record code exists once, not once per member).
@@ -81,44 +91,69 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
     body.close("end");
     body.line("");
 
-    let variants: [(&str, Option<&str>, &str); 4] = match event.reliability {
+    let variants: [(&str, Option<&str>, Route); 4] = match event.reliability {
         Reliability::Reliable => [
-            (m.fire, Some("Player: Player"), ""),
-            (m.fire_all, None, "CopyScratchToAllExcept(nil)"),
-            (m.fire_list, Some("List: { Player }"), "CopyScratchToList(List)"),
-            (m.fire_except, Some("Except: Player"), "CopyScratchToAllExcept(Except)"),
-        ],
-        Reliability::Unreliable => [
-            (m.fire, Some("Player: Player"), "SendScratchUnreliable(Player)"),
-            (m.fire_all, None, "SendScratchUnreliableToAllExcept(nil)"),
+            (m.fire, Some("Player: Player"), Route::PlayerBatch),
+            (m.fire_all, None, Route::Broadcast),
             (
                 m.fire_list,
                 Some("List: { Player }"),
-                "SendScratchUnreliableToList(List)",
+                Route::Scratch("CopyScratchToList(List)"),
             ),
             (
                 m.fire_except,
                 Some("Except: Player"),
-                "SendScratchUnreliableToAllExcept(Except)",
+                Route::Scratch("CopyScratchToAllExcept(Except)"),
+            ),
+        ],
+        Reliability::Unreliable => [
+            (
+                m.fire,
+                Some("Player: Player"),
+                Route::Scratch("SendScratchUnreliable(Player)"),
+            ),
+            (
+                m.fire_all,
+                None,
+                Route::Scratch("SendScratchUnreliableToAllExcept(nil)"),
+            ),
+            (
+                m.fire_list,
+                Some("List: { Player }"),
+                Route::Scratch("SendScratchUnreliableToList(List)"),
+            ),
+            (
+                m.fire_except,
+                Some("Except: Player"),
+                Route::Scratch("SendScratchUnreliableToAllExcept(Except)"),
             ),
         ],
     };
     let mut real = Vec::new();
-    for (member, first, send) in variants {
+    for (member, first, route) in variants {
         let mut b = CodeBuilder::new();
         let mut signature: Vec<String> = first.map(|f| vec![f.to_string()]).unwrap_or_default();
         signature.extend(typed.iter().cloned());
         b.open(format!("{member} = function({})", signature.join(", ")));
         mg.emit_checks(&mut b, &format!("{name}.{member}"), &params);
-        if send.is_empty() {
-            // The hot path: written in place into the player's batch.
-            b.line("local Target = BatchOf(Player)");
-            b.line("Load(Target)");
-            mg.emit_record(&mut b, event.reliability, event.index, &[], &params);
-            b.line("Save(Target)");
-        } else {
-            b.line(format!("{writer}({})", names.join(", ")));
-            b.line(send);
+        match route {
+            Route::PlayerBatch => {
+                // The hot path: written in place into the player's batch.
+                b.line("local Target = BatchOf(Player)");
+                b.line("Load(Target)");
+                mg.emit_record(&mut b, event.reliability, event.index, &[], &params);
+                b.line("Save(Target)");
+            }
+            Route::Broadcast => {
+                // Written once into the frame's broadcast batch: one FireAllClients.
+                b.line("Load(Broadcast)");
+                mg.emit_record(&mut b, event.reliability, event.index, &[], &params);
+                b.line("Save(Broadcast)");
+            }
+            Route::Scratch(send) => {
+                b.line(format!("{writer}({})", names.join(", ")));
+                b.line(send);
+            }
         }
         b.close("end,");
         real.extend(b.finish().lines().map(str::to_string));
@@ -276,10 +311,11 @@ pub fn remote_names(scope: &str) -> (String, String) {
 
 /// Two modules sharing a RemoteScope in one VM would share remotes: refuse, as Blink.
 pub fn emit_scope_guard(b: &mut CodeBuilder, scope: &str) {
-    b.line("local Registry = (_G :: any)._BLINK");
+    b.line("local Globals: any = _G");
+    b.line("local Registry = Globals._BLINK");
     b.open("if Registry == nil then");
     b.line("Registry = {}");
-    b.line("(_G :: any)._BLINK = Registry");
+    b.line("Globals._BLINK = Registry");
     b.close("end");
     let literal = string_literal(scope);
     b.open(format!("if Registry[{literal}] then"));

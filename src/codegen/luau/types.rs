@@ -120,6 +120,10 @@ pub fn generate_types_module(schema: &Schema) -> String {
     let mut out = CodeBuilder::new();
     header(&mut out, "Types module");
     emit_type_block(&mut out, schema);
+    out.line(format!(
+        "local MAX_UNRELIABLE_SIZE = {}",
+        schema.options.max_unreliable_size
+    ));
     out.raw(PRELUDE);
     out.line("");
     out.raw(STANDALONE);

@@ -1,19 +1,22 @@
 //! The checker: parsed files → [`Schema`].
 //!
 //! Passes, each in its own file:
-//! 1. [`names`]: walk every file depth-first (imports become scopes), build the scope
-//!    tree, register declarations, report duplicates, apply options ([`options`]);
-//! 2. [`types`]: resolve every non-generic type declaration (lazily, so forward
-//!    references work and cycles are found), instantiating generics inline and
-//!    computing each type's wire [`layout`];
-//! 3. [`declarations`]: events, functions and streams: their fields, payloads,
+//! 1. `names`: walk every file depth-first (imports become scopes), build the scope
+//!    tree, register declarations, report duplicates, apply options (`options`);
+//! 2. `types`: resolve every non-generic type declaration (lazily, so forward
+//!    references work and cycles are found), with `primitives` (ranges,
+//!    components), `structs` (fields, merges, enums) and `generics` (instantiated
+//!    inline), computing each type's wire [`layout`];
+//! 3. `declarations`: events, functions and streams: their fields, payloads,
 //!    channel indices and size limits.
 
 mod declarations;
+mod generics;
 pub mod layout;
 mod names;
 mod options;
 mod primitives;
+mod structs;
 mod types;
 
 use std::collections::HashMap;

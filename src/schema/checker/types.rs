@@ -6,16 +6,12 @@
 //! arguments in the user's scope, then the body in the declaration's scope with the
 //! parameters bound, and the result is inlined.
 
-use std::collections::HashMap;
-
 use super::layout::{self, Shape};
 use super::{Checker, MAX_RESOLVE_DEPTH, MAX_TYPE_NODES, State};
 use crate::diagnostics::Diagnostic;
-use crate::schema::ast::{self, StructMember, TypeExprKind, TypeKeyword};
+use crate::schema::ast::{self, TypeExprKind, TypeKeyword};
 use crate::schema::codes;
-use crate::schema::model::{
-    Field, Layout, SetType, StructType, TaggedEnum, Type, TypeDecl, TypeKind, UnitEnum, Variant,
-};
+use crate::schema::model::{Layout, SetType, Type, TypeDecl, TypeKind, UnitEnum};
 use crate::schema::source::Span;
 
 use super::names::{Lookup, PRIMITIVES};
@@ -37,76 +33,6 @@ impl<'a> Checker<'a> {
             if self.entries[entry].id.is_some() {
                 self.resolve_entry(entry, None);
             }
-        }
-    }
-
-    /// Checks what can be checked on a declaration without resolving it: its generic
-    /// parameters and `export`.
-    fn check_declaration_shape(&mut self, entry: usize) {
-        let item = self.entries[entry].item;
-        if item.generics.is_empty() {
-            return;
-        }
-        let mut ok = true;
-        let generics_span = item.generics_span.unwrap_or(item.name.span);
-        let allowed = match item.keyword {
-            TypeKeyword::Struct | TypeKeyword::Map => true,
-            TypeKeyword::Enum => !matches!(item.body.kind, TypeExprKind::UnitEnum(_)),
-            TypeKeyword::Type | TypeKeyword::Set => false,
-        };
-        if !allowed {
-            let what = match (item.keyword, &item.body.kind) {
-                (TypeKeyword::Enum, _) => "a unit enum",
-                (TypeKeyword::Set, _) => "a set",
-                _ => "a `type` alias",
-            };
-            self.report(
-                Diagnostic::error(
-                    codes::GENERICS_NOT_ALLOWED,
-                    format!("{what} cannot have generic parameters"),
-                    generics_span,
-                    "not allowed here",
-                )
-                .with_note("only `struct`, `map` and tagged `enum` declarations can be generic"),
-            );
-            ok = false;
-        }
-        let mut seen: HashMap<&str, Span> = HashMap::new();
-        for parameter in &item.generics {
-            if let Some(&first) = seen.get(parameter.text.as_str()) {
-                self.report(
-                    Diagnostic::error(
-                        codes::DUPLICATE_GENERIC_PARAMETER,
-                        format!("generic parameter `{}` is declared twice", parameter.text),
-                        parameter.span,
-                        "declared again here",
-                    )
-                    .with_secondary(first, "first declared here")
-                    .with_note("give each parameter its own name"),
-                );
-                ok = false;
-            } else {
-                seen.insert(&parameter.text, parameter.span);
-            }
-        }
-        if let Some(export) = item.exported {
-            self.report(
-                Diagnostic::error(
-                    codes::GENERIC_EXPORT,
-                    format!("generic `{}` cannot be exported", item.name.text),
-                    export,
-                    "`export` on a generic declaration",
-                )
-                .with_secondary(generics_span, "generic parameters here")
-                .with_note(format!(
-                    "export a concrete instance instead: `export type My{0} = {0}<…>`",
-                    item.name.text
-                )),
-            );
-            ok = false;
-        }
-        if !ok {
-            self.entries[entry].state = State::Failed;
         }
     }
 
@@ -172,7 +98,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A declaration's right-hand side, checked against its keyword.
-    fn resolve_body(&mut self, item: &'a ast::TypeItem, context: Context<'_>) -> Option<Type> {
+    pub(super) fn resolve_body(&mut self, item: &'a ast::TypeItem, context: Context<'_>) -> Option<Type> {
         let ty = self.resolve(&item.body, context)?;
         let expected = match item.keyword {
             TypeKeyword::Map => Some("map"),
@@ -293,8 +219,7 @@ impl<'a> Checker<'a> {
                 argument,
             } => self.resolve_named(expr.span, path, arguments, *arguments_span, argument.as_ref(), context),
             TypeExprKind::Struct(members) => {
-                let body = self.resolve_struct(members, context, None)?;
-                let layout = self.struct_layout_of(&body);
+                let (body, layout) = self.resolve_struct(members, context, None)?;
                 Some(Type {
                     layout,
                     kind: TypeKind::Struct(body),
@@ -336,18 +261,6 @@ impl<'a> Checker<'a> {
                         );
                         ok = false;
                     }
-                }
-                if matches!(self.underlying(&key_type).kind, TypeKind::Map { .. }) {
-                    self.report(
-                        Diagnostic::error(
-                            codes::INVALID_MAP_KEY,
-                            "a map key cannot be a map",
-                            key.span,
-                            "map used as a key",
-                        )
-                        .with_note("a decoded table is a new table, so no lookup could ever find it"),
-                    );
-                    ok = false;
                 }
                 if !ok {
                     return None;
@@ -489,104 +402,6 @@ impl<'a> Checker<'a> {
         self.instantiate(entry, span, arguments, arguments_span, argument, context)
     }
 
-    fn instantiate(
-        &mut self,
-        entry: usize,
-        span: Span,
-        arguments: &[ast::TypeExpr],
-        arguments_span: Option<Span>,
-        argument: Option<&ast::TypeArgument>,
-        context: Context<'_>,
-    ) -> Option<Type> {
-        let item = self.entries[entry].item;
-        let declared = item.generics_span.unwrap_or(item.name.span);
-        if arguments_span.is_none() {
-            self.report(
-                Diagnostic::error(
-                    codes::MISSING_GENERIC_ARGUMENTS,
-                    format!("generic `{}` is used without type arguments", item.name.text),
-                    span,
-                    format!("needs {} type argument(s)", item.generics.len()),
-                )
-                .with_secondary(declared, "parameters declared here")
-                .with_note(format!(
-                    "write `{}<{}>`",
-                    item.name.text,
-                    placeholder_list(item.generics.len())
-                )),
-            );
-            return None;
-        }
-        if arguments.len() != item.generics.len() {
-            self.report(
-                Diagnostic::error(
-                    codes::GENERIC_ARITY,
-                    format!(
-                        "`{}` takes {} type argument(s) but {} were given",
-                        item.name.text,
-                        item.generics.len(),
-                        arguments.len()
-                    ),
-                    arguments_span.unwrap_or(span),
-                    format!("expected {}", item.generics.len()),
-                )
-                .with_secondary(declared, "parameters declared here"),
-            );
-            return None;
-        }
-        if let Some(argument) = argument {
-            self.report_argument_not_allowed(&item.name.text, argument, "a generic type");
-            return None;
-        }
-        if self.entries[entry].state == State::Failed {
-            return None;
-        }
-        if self.instantiating.contains(&entry) {
-            self.report(
-                Diagnostic::error(
-                    codes::RECURSIVE_TYPE,
-                    format!("generic `{}` contains itself", item.name.text),
-                    span,
-                    "used inside its own declaration",
-                )
-                .with_secondary(item.name.span, "declared here")
-                .with_note("types cannot be recursive: the wire format has no references"),
-            );
-            return None;
-        }
-        let mut bindings = Vec::with_capacity(arguments.len());
-        let mut ok = true;
-        for (parameter, argument) in item.generics.iter().zip(arguments) {
-            match self.resolve(argument, context) {
-                Some(ty) => bindings.push((parameter.text.clone(), ty)),
-                None => ok = false,
-            }
-        }
-        if !ok {
-            return None;
-        }
-        self.instantiating.push(entry);
-        let inner = Context {
-            scope: self.entries[entry].scope,
-            generics: &bindings,
-        };
-        let result = self.resolve_body(item, inner);
-        self.instantiating.pop();
-        result
-    }
-
-    fn report_not_generic(&mut self, name: &str, span: Span, what: &str) {
-        self.report(
-            Diagnostic::error(
-                codes::NOT_GENERIC,
-                format!("`{name}` takes no type arguments"),
-                span,
-                format!("`{name}` is {what}"),
-            )
-            .with_note("remove the `<…>`"),
-        );
-    }
-
     pub(super) fn report_argument_not_allowed(&mut self, name: &str, argument: &ast::TypeArgument, what: &str) {
         let (span, thing) = match argument {
             ast::TypeArgument::Range(range) => (range.span, "a range"),
@@ -602,200 +417,6 @@ impl<'a> Checker<'a> {
             .with_note("ranges go on primitives (`u8(0..10)`, `string(..32)`); put the range in the declaration"),
         );
     }
-
-    fn resolve_struct(
-        &mut self,
-        members: &[StructMember],
-        context: Context<'_>,
-        tag: Option<&ast::Name>,
-    ) -> Option<StructType> {
-        let mut fields: Vec<Field> = Vec::with_capacity(members.len());
-        let mut seen: HashMap<String, Span> = HashMap::new();
-        let mut ok = true;
-        for member in members {
-            match member {
-                StructMember::Field(definition) => {
-                    let Some(ty) = self.resolve(&definition.ty, context) else {
-                        ok = false;
-                        continue;
-                    };
-                    if !self.add_field(&mut seen, &definition.name.text, definition.name.span, None, tag) {
-                        ok = false;
-                        continue;
-                    }
-                    fields.push(Field {
-                        name: definition.name.text.clone(),
-                        ty,
-                        span: definition.name.span,
-                    });
-                }
-                StructMember::Merge(expr) => {
-                    let Some(merged) = self.resolve(expr, context) else {
-                        ok = false;
-                        continue;
-                    };
-                    let TypeKind::Struct(merged) = &self.underlying(&merged).kind else {
-                        let found = kind_name(&self.underlying(&merged).kind);
-                        self.report(
-                            Diagnostic::error(
-                                codes::MERGE_NOT_STRUCT,
-                                format!("only structs can be merged, but this is {found}"),
-                                expr.span,
-                                "not a struct",
-                            )
-                            .with_note("`..Name` copies the fields of the struct `Name` into this one"),
-                        );
-                        ok = false;
-                        continue;
-                    };
-                    let merged_fields = merged.fields.clone();
-                    for field in merged_fields {
-                        if !self.add_field(&mut seen, &field.name, field.span, Some(expr.span), tag) {
-                            ok = false;
-                            continue;
-                        }
-                        fields.push(field);
-                    }
-                }
-            }
-        }
-        if !ok {
-            return None;
-        }
-        let shapes: Vec<(Layout, Shape)> = fields.iter().map(|f| (f.ty.layout, self.shape(&f.ty))).collect();
-        let (layout, _) = layout::structure(&shapes);
-        Some(StructType { fields, layout })
-    }
-
-    fn struct_layout_of(&self, body: &StructType) -> Layout {
-        let shapes: Vec<(Layout, Shape)> = body.fields.iter().map(|f| (f.ty.layout, self.shape(&f.ty))).collect();
-        layout::structure(&shapes).1
-    }
-
-    /// Records a field name; reports duplicates and clashes with a tagged enum's tag.
-    fn add_field(
-        &mut self,
-        seen: &mut HashMap<String, Span>,
-        name: &str,
-        span: Span,
-        merged_at: Option<Span>,
-        tag: Option<&ast::Name>,
-    ) -> bool {
-        let primary = merged_at.unwrap_or(span);
-        if let Some(tag) = tag
-            && tag.text == name
-        {
-            self.report(
-                Diagnostic::error(
-                    codes::TAG_FIELD_CONFLICT,
-                    format!("field `{name}` has the same name as the enum's tag"),
-                    primary,
-                    "clashes with the tag",
-                )
-                .with_secondary(tag.span, "the tag is named here")
-                .with_note("the tag field holds the variant's name in Luau; rename the field or the tag"),
-            );
-            return false;
-        }
-        if let Some(&first) = seen.get(name) {
-            let mut diagnostic = Diagnostic::error(
-                codes::DUPLICATE_MEMBER,
-                format!("field `{name}` is declared twice"),
-                primary,
-                if merged_at.is_some() {
-                    "merged in again here"
-                } else {
-                    "declared again here"
-                },
-            )
-            .with_secondary(first, "first declared here");
-            if merged_at.is_some() {
-                diagnostic = diagnostic.with_secondary(span, "the merged field");
-            }
-            self.report(diagnostic.with_note("rename one of the fields"));
-            return false;
-        }
-        seen.insert(name.to_string(), span);
-        true
-    }
-
-    fn check_members_unique(&mut self, names: &[ast::Name], what: &str) -> bool {
-        let mut seen: HashMap<&str, Span> = HashMap::new();
-        let mut ok = true;
-        for name in names {
-            if let Some(&first) = seen.get(name.text.as_str()) {
-                self.report(
-                    Diagnostic::error(
-                        codes::DUPLICATE_MEMBER,
-                        format!("{what} `{}` is declared twice", name.text),
-                        name.span,
-                        "declared again here",
-                    )
-                    .with_secondary(first, "first declared here")
-                    .with_note("remove one of them"),
-                );
-                ok = false;
-            } else {
-                seen.insert(&name.text, name.span);
-            }
-        }
-        ok
-    }
-
-    fn report_empty_enum(&mut self, span: Span) {
-        self.report(
-            Diagnostic::error(
-                codes::EMPTY_ENUM,
-                "an enum needs at least one variant",
-                span,
-                "no variants",
-            )
-            .with_note("a value of an enum without variants could never be sent"),
-        );
-    }
-
-    fn resolve_tagged_enum(
-        &mut self,
-        span: Span,
-        tag: &ast::Name,
-        variants: &[ast::VariantDef],
-        context: Context<'_>,
-    ) -> Option<Type> {
-        let names: Vec<ast::Name> = variants.iter().map(|v| v.name.clone()).collect();
-        let mut ok = self.check_members_unique(&names, "variant");
-        if variants.is_empty() {
-            self.report_empty_enum(span);
-            return None;
-        }
-        let mut resolved = Vec::with_capacity(variants.len());
-        for variant in variants {
-            match self.resolve_struct(&variant.members, context, Some(tag)) {
-                Some(body) => resolved.push(Variant {
-                    name: variant.name.text.clone(),
-                    body,
-                }),
-                None => ok = false,
-            }
-        }
-        if !ok {
-            return None;
-        }
-        let layouts: Vec<Layout> = resolved.iter().map(|v| self.struct_layout_of(&v.body)).collect();
-        Some(Type {
-            layout: layout::tagged_enum(&layouts),
-            kind: TypeKind::TaggedEnum(TaggedEnum {
-                tag: tag.text.clone(),
-                variants: resolved,
-            }),
-        })
-    }
-}
-
-fn placeholder_list(n: usize) -> String {
-    (0..n)
-        .map(|i| if i == 0 { "T".to_string() } else { format!("T{}", i + 1) })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// How a type is named in messages.
@@ -824,7 +445,7 @@ pub(super) fn kind_name(kind: &TypeKind) -> &'static str {
 }
 
 /// Nodes in a type tree (charged when a generic argument is copied into a body).
-fn node_count(ty: &Type) -> usize {
+pub(super) fn node_count(ty: &Type) -> usize {
     1 + match &ty.kind {
         TypeKind::Optional(inner) => node_count(inner),
         TypeKind::Array { element, .. } => node_count(element),

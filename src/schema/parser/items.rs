@@ -150,7 +150,7 @@ impl Parser<'_> {
             "map" => TypeKeyword::Map,
             _ => TypeKeyword::Set,
         };
-        let name = self.name(&format!("a name for the {}", keyword.keyword()))?;
+        let name = self.name_with(|| format!("a name for the {}", keyword.keyword()))?;
         let (generics, generics_span) = self.generic_parameters()?;
         let body = if keyword == TypeKeyword::Struct {
             // `struct X = { … }` appears in Blink's docs; accept it.
@@ -163,7 +163,9 @@ impl Parser<'_> {
             };
             self.postfix(atom)?
         } else {
-            self.expect(TokenKind::Equals, &format!("`=` after the {} name", keyword.keyword()))?;
+            self.expect_with(TokenKind::Equals, || {
+                format!("`=` after the {} name", keyword.keyword())
+            })?;
             self.declaration_body(keyword)?
         };
         let start = exported.unwrap_or(keyword_token.span);
@@ -198,8 +200,8 @@ impl Parser<'_> {
     /// `event`, `function` and `stream`: `Name { Key: value, … }`.
     fn block_item(&mut self, word: &str) -> Parsed<Item> {
         let keyword = self.bump();
-        let name = self.name(&format!("a name for the {word}"))?;
-        let open = self.expect(TokenKind::LBrace, &format!("`{{` to start the {word}'s fields"))?;
+        let name = self.name_with(|| format!("a name for the {word}"))?;
+        let open = self.expect_with(TokenKind::LBrace, || format!("`{{` to start the {word}'s fields"))?;
         let mut fields = Vec::new();
         loop {
             if self.eat(TokenKind::RBrace).is_some() {
@@ -209,7 +211,7 @@ impl Parser<'_> {
                 return Err(self.unclosed(open.span, word));
             }
             let key = self.name("a field such as `From`, `Type` or `Data`")?;
-            self.expect(TokenKind::Colon, &format!("`:` after `{}`", key.text))?;
+            self.expect_with(TokenKind::Colon, || format!("`:` after `{}`", key.text))?;
             let lower = key.text.to_ascii_lowercase();
             let value = if lower == "data" || lower == "return" {
                 if self.at(TokenKind::LParen) {
@@ -219,7 +221,7 @@ impl Parser<'_> {
                     DeclValue::Type(self.type_expr()?)
                 }
             } else {
-                DeclValue::Literal(self.literal(&format!("a value for `{}`", key.text))?)
+                DeclValue::Literal(self.literal_with(|| format!("a value for `{}`", key.text))?)
             };
             fields.push(DeclField {
                 span: key.span.to(value.span()),

@@ -148,6 +148,15 @@ impl<'a> Parser<'a> {
         Err(self.unexpected(what))
     }
 
+    /// [`Parser::expect`] with a message built only when it is needed.
+    fn expect_with(&mut self, kind: TokenKind, what: impl FnOnce() -> String) -> Parsed<Token> {
+        if let Some(token) = self.eat(kind) {
+            return Ok(token);
+        }
+        let what = what();
+        Err(self.unexpected(&what))
+    }
+
     /// Reports "expected X, found Y" at the next token.
     fn unexpected(&mut self, expected: &str) -> Recover {
         let token = self.peek();
@@ -225,6 +234,15 @@ impl<'a> Parser<'a> {
         })
     }
 
+    fn name_with(&mut self, what: impl FnOnce() -> String) -> Parsed<ast::Name> {
+        let token = self.expect_with(TokenKind::Ident, what)?;
+        Ok(ast::Name {
+            text: self.text_of(token.span).to_string(),
+            span: token.span,
+            quoted: false,
+        })
+    }
+
     /// A member name: an identifier, `"text"` or `["text"]`.
     fn member_name(&mut self, what: &str) -> Parsed<ast::Name> {
         match self.peek().kind {
@@ -271,6 +289,10 @@ impl<'a> Parser<'a> {
     }
 
     fn literal(&mut self, what: &str) -> Parsed<ast::Literal> {
+        self.literal_with(|| what.to_string())
+    }
+
+    fn literal_with(&mut self, what: impl FnOnce() -> String) -> Parsed<ast::Literal> {
         let token = self.peek();
         let kind = match token.kind {
             TokenKind::String => ast::LiteralKind::String(string_value(self.text_of(token.span)).to_string()),
@@ -286,7 +308,10 @@ impl<'a> Parser<'a> {
                 "false" => ast::LiteralKind::Bool(false),
                 word => ast::LiteralKind::Ident(word.to_string()),
             },
-            _ => return Err(self.unexpected(what)),
+            _ => {
+                let what = what();
+                return Err(self.unexpected(&what));
+            }
         };
         self.bump();
         Ok(ast::Literal { kind, span: token.span })

@@ -206,7 +206,7 @@ impl Parser<'_> {
                 (Some(min.clone()), Some(min), true)
             }
         };
-        self.expect(close, &format!("{closing} to close the range"))?;
+        self.expect_with(close, || format!("{closing} to close the range"))?;
         Ok(Range {
             min,
             max,
@@ -229,7 +229,7 @@ impl Parser<'_> {
                 members.push(StructMember::Merge(self.type_expr()?));
             } else {
                 let name = self.member_name("a field name")?;
-                self.expect(TokenKind::Colon, &format!("`:` after the field name `{}`", name.text))?;
+                self.expect_with(TokenKind::Colon, || format!("`:` after the field name `{}`", name.text))?;
                 let ty = self.type_expr()?;
                 members.push(StructMember::Field(crate::schema::ast::FieldDef {
                     span: name.span.to(ty.span),
@@ -244,7 +244,7 @@ impl Parser<'_> {
 
     /// `{ A, B, "c d" }` for unit enums and sets.
     fn member_list(&mut self, what: &str) -> Parsed<Vec<crate::schema::ast::Name>> {
-        let open = self.expect(TokenKind::LBrace, &format!("`{{` to start the {what}"))?;
+        let open = self.expect_with(TokenKind::LBrace, || format!("`{{` to start the {what}"))?;
         let mut names = Vec::new();
         loop {
             if self.eat(TokenKind::RBrace).is_some() {
@@ -292,10 +292,9 @@ impl Parser<'_> {
                 return Err(self.unclosed(open.span, "enum"));
             }
             let name = self.member_name("a variant name")?;
-            let body_open = self.expect(
-                TokenKind::LBrace,
-                &format!("`{{` to start the fields of `{}`", name.text),
-            )?;
+            let body_open = self.expect_with(TokenKind::LBrace, || {
+                format!("`{{` to start the fields of `{}`", name.text)
+            })?;
             let members = self.struct_members(body_open.span)?;
             variants.push(VariantDef {
                 span: name.span.to(self.previous_span()),

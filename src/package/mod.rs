@@ -1,0 +1,301 @@
+//! `blinkblox package` (SPEC §7): the generated modules as a Wally package.
+//!
+//! Sync first, so the package holds exactly what `blinkblox.lock` records; then fill
+//! `wally-template/` from the manifest's `[package]` table ([`spec`], [`template`]), lay
+//! the modules out under a root module that exposes them ([`layout`]), and write the
+//! package folder plus a reproducible zip laid out as `wally package` lays it out
+//! ([`archive`]). The package is a pure function of the compiler version, the manifest
+//! and the generated modules, all of which the lockfile records by hash.
+
+pub mod archive;
+pub mod layout;
+pub mod spec;
+pub mod template;
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::project::lockfile::{self, Lockfile};
+use crate::project::manifest::Manifest;
+use crate::project::plan::OutputFile;
+use crate::project::sync::{self, SyncError, SyncFlags, SyncOutcome};
+use crate::project::{ProjectError, paths, writer};
+
+pub use layout::{PackageFiles, SchemaModules};
+pub use spec::{PackageSpec, Realm};
+
+/// Where the package goes when `--output` is not given, relative to the manifest.
+pub const DEFAULT_OUTPUT: &str = "dist";
+
+/// A package built in memory.
+#[derive(Debug, Clone)]
+pub struct BuiltPackage {
+    pub spec: PackageSpec,
+    /// The package folder's files (the zip holds these, filtered as Wally filters).
+    pub files: PackageFiles,
+    pub zip: Vec<u8>,
+}
+
+impl BuiltPackage {
+    /// `scope_name@version`: the package folder's name, as under Wally's `_Index/`.
+    pub fn folder_name(&self) -> String {
+        self.spec.index_folder()
+    }
+
+    pub fn zip_name(&self) -> String {
+        format!("{}.zip", self.folder_name())
+    }
+
+    /// sha256 of the zip, lowercase hex.
+    pub fn zip_sha256(&self) -> String {
+        hex_sha256(&self.zip)
+    }
+}
+
+fn hex_sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Builds the package from the modules of each schema. Does not check the size limit
+/// ([`archive::check_size`]): the lockfile records oversize packages too.
+pub fn build(spec: &PackageSpec, schemas: &[SchemaModules]) -> Result<BuiltPackage, String> {
+    let mut files = layout::source_files(spec, schemas)?;
+    files.insert("wally.toml".to_string(), template::wally_toml(spec)?.into_bytes());
+    files.insert(
+        "default.project.json".to_string(),
+        template::project_json(spec)?.into_bytes(),
+    );
+    let zip = archive::write_zip(&files, &spec.name, &spec.include, &spec.exclude)?;
+    Ok(BuiltPackage {
+        spec: spec.clone(),
+        files,
+        zip,
+    })
+}
+
+/// What a sync's lockfile records about the package, for sync to call with the files it
+/// generated: `None` when the manifest has no `[package]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageRecord {
+    /// `scope/name`.
+    pub name: String,
+    pub version: String,
+    /// sha256 of the zip `blinkblox package` writes from these files.
+    pub sha256: String,
+}
+
+/// The package record for a sync that generated `files` into `output_dir`.
+pub fn record_for_sync(
+    manifest: &Manifest,
+    output_dir: &Path,
+    files: &[OutputFile],
+) -> Result<Option<PackageRecord>, ProjectError> {
+    if manifest.package.is_none() {
+        return Ok(None);
+    }
+    let spec = PackageSpec::from_manifest(manifest)?;
+    let mut by_folder: std::collections::BTreeMap<String, SchemaModules> = std::collections::BTreeMap::new();
+    for file in files {
+        let Some(rel) = paths::relative_to(&file.path, output_dir) else {
+            continue;
+        };
+        let rel = paths::slash(&rel);
+        let Some((folder, name)) = rel.rsplit_once('/') else {
+            continue;
+        };
+        by_folder
+            .entry(folder.to_string())
+            .or_insert_with(|| SchemaModules {
+                folder: folder.to_string(),
+                files: Vec::new(),
+            })
+            .files
+            .push((name.to_string(), file.contents.clone().into_bytes()));
+    }
+    let schemas: Vec<SchemaModules> = by_folder.into_values().map(sorted).collect();
+    let built = build(&spec, &schemas).map_err(|message| package_error(&spec, message))?;
+    Ok(Some(PackageRecord {
+        name: spec.full_name(),
+        version: spec.version.clone(),
+        sha256: built.zip_sha256(),
+    }))
+}
+
+fn sorted(mut schema: SchemaModules) -> SchemaModules {
+    schema.files.sort();
+    schema
+}
+
+fn package_error(spec: &PackageSpec, message: String) -> ProjectError {
+    ProjectError::new(format!(
+        "could not package {} {}: {message}",
+        spec.full_name(),
+        spec.version
+    ))
+}
+
+/// The modules the lockfile records, read back from disk. A file that differs from its
+/// recorded hash means the tree changed since the sync: an error, never a silent mix.
+pub fn schemas_from_lockfile(root: &Path, lock: &Lockfile) -> Result<Vec<SchemaModules>, ProjectError> {
+    let output = lock.output.trim_end_matches('/');
+    let mut schemas = Vec::new();
+    for schema in &lock.schemas {
+        let folder = if output.is_empty() || output == "." {
+            schema.folder.clone()
+        } else {
+            match schema
+                .folder
+                .strip_prefix(output)
+                .and_then(|rest| rest.strip_prefix('/'))
+            {
+                Some(rest) => rest.to_string(),
+                None => {
+                    return Err(ProjectError::new(format!(
+                        "blinkblox.lock: the schema folder `{}` is not inside the output `{}`",
+                        schema.folder, lock.output
+                    ))
+                    .with_help("run `blinkblox sync` to rewrite the lockfile"));
+                }
+            }
+        };
+        let mut files = Vec::new();
+        for output_file in &schema.outputs {
+            let Some(name) = output_file.path.rsplit('/').next() else {
+                continue;
+            };
+            let path = root.join(&output_file.path);
+            let bytes = std::fs::read(&path).map_err(|err| ProjectError::io("read", &path, &err))?;
+            if lockfile::content_hash(&bytes) != output_file.sha256 {
+                return Err(ProjectError::new(format!(
+                    "`{}` changed after `blinkblox sync` wrote it",
+                    output_file.path
+                ))
+                .with_help("run `blinkblox package` again (it syncs first), and do not edit generated modules"));
+            }
+            files.push((name.to_string(), bytes));
+        }
+        schemas.push(sorted(SchemaModules { folder, files }));
+    }
+    Ok(schemas)
+}
+
+/// `blinkblox package` options.
+#[derive(Debug, Clone, Default)]
+pub struct PackageOptions {
+    /// Folder for the package folder and zip; `None` means `<manifest folder>/dist`.
+    pub output: Option<PathBuf>,
+    /// Sync with `--locked`: fail instead of changing generated files or the lockfile.
+    pub locked: bool,
+}
+
+#[derive(Debug)]
+pub struct PackageOutcome {
+    pub sync: SyncOutcome,
+    pub spec: PackageSpec,
+    /// `<output>/<scope>_<name>@<version>/`.
+    pub folder: PathBuf,
+    /// `<output>/<scope>_<name>@<version>.zip`.
+    pub zip_path: PathBuf,
+    pub zip_len: usize,
+    pub zip_sha256: String,
+    /// Files in the package folder.
+    pub file_count: usize,
+    pub schema_count: usize,
+}
+
+#[derive(Debug)]
+pub enum PackageError {
+    /// The sync before packaging failed.
+    Sync(SyncError),
+    Project(ProjectError),
+}
+
+impl From<ProjectError> for PackageError {
+    fn from(err: ProjectError) -> PackageError {
+        PackageError::Project(err)
+    }
+}
+
+/// Syncs, then writes the package folder and zip. `[package]` is checked before the sync,
+/// so a bad name writes nothing.
+pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOutcome, PackageError> {
+    let spec = PackageSpec::from_manifest(&manifest)?;
+    let root = manifest.root.clone();
+    let output = options
+        .output
+        .clone()
+        .map(|dir| paths::normalize(&dir))
+        .unwrap_or_else(|| root.join(DEFAULT_OUTPUT));
+    writer::ensure_not_in_packages(&output.join("x"), &root)?;
+
+    let flags = SyncFlags {
+        locked: options.locked,
+        frozen: false,
+    };
+    let synced = sync::run(manifest, flags).result.map_err(PackageError::Sync)?;
+
+    let lock_path = root.join(lockfile::LOCKFILE_NAME);
+    let Some(lock) = Lockfile::read(&lock_path)? else {
+        return Err(ProjectError::new(format!("`{}` is missing after the sync", lock_path.display())).into());
+    };
+    let schemas = schemas_from_lockfile(&root, &lock)?;
+    let built = build(&spec, &schemas).map_err(|message| package_error(&spec, message))?;
+    archive::check_size(built.zip.len(), &built.files).map_err(|message| {
+        package_error(&spec, message)
+            .with_help("split the schemas into several packages, or leave files out with `[package] exclude = [\"…\"]`")
+    })?;
+
+    let folder = output.join(built.folder_name());
+    let zip_path = output.join(built.zip_name());
+    write_folder(&folder, &built.files)?;
+    writer::write_atomic(&zip_path, &built.zip).map_err(|err| ProjectError::io("write", &zip_path, &err))?;
+    Ok(PackageOutcome {
+        sync: synced,
+        zip_len: built.zip.len(),
+        zip_sha256: built.zip_sha256(),
+        file_count: built.files.len(),
+        schema_count: schemas.len(),
+        spec,
+        folder,
+        zip_path,
+    })
+}
+
+/// Replaces the package folder with `files`: staged next to it, then renamed in, so the
+/// folder is never half-written. An existing folder is only replaced when it holds a
+/// `wally.toml` (a package this command wrote); anything else is left alone.
+fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError> {
+    if folder.exists() && !folder.join("wally.toml").is_file() {
+        return Err(ProjectError::new(format!(
+            "refusing to replace `{}`: it exists and is not a package folder (no wally.toml)",
+            folder.display()
+        ))
+        .with_help("move it away, or pass `--output <empty folder>`"));
+    }
+    let name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let staging = folder.with_file_name(format!(".{name}.blinkblox-{}.tmp", std::process::id()));
+    let result = (|| -> Result<(), ProjectError> {
+        if staging.exists() {
+            std::fs::remove_dir_all(&staging).map_err(|err| ProjectError::io("remove", &staging, &err))?;
+        }
+        for (rel, contents) in files {
+            let path = staging.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|err| ProjectError::io("create", parent, &err))?;
+            }
+            std::fs::write(&path, contents).map_err(|err| ProjectError::io("write", &path, &err))?;
+        }
+        if folder.exists() {
+            std::fs::remove_dir_all(folder).map_err(|err| ProjectError::io("remove", folder, &err))?;
+        }
+        std::fs::rename(&staging, folder).map_err(|err| ProjectError::io("rename into", folder, &err))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    result
+}
