@@ -6,6 +6,8 @@ mod package_support;
 
 use std::path::Path;
 
+use sha2::Digest;
+
 use package_support::*;
 
 const EXPECTED_ENTRIES: [&str; 10] = [
@@ -41,7 +43,16 @@ fn packages_the_example_as_wally_lays_out_a_package() {
     assert!(dir.join("blinkblox.lock").is_file());
     let synced = |schema: &str, side: &str| read_bytes(&dir.join(format!("src/shared/Net/{schema}/{side}.luau")));
 
-    let entries = zip_entries(&read_bytes(&zip_path(&dir)));
+    let zip_bytes = read_bytes(&zip_path(&dir));
+    let sha: String = sha2::Sha256::digest(&zip_bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert!(
+        out.contains(&format!("sha256 {sha}")),
+        "the printed hash is the zip's: {out}"
+    );
+    let entries = zip_entries(&zip_bytes);
     let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(
         names, EXPECTED_ENTRIES,
@@ -201,4 +212,36 @@ fn an_existing_folder_that_is_not_a_package_is_left_alone() {
     std::fs::write(folder.join("src/stale.luau"), "return 1").expect("write");
     package(&dir, &[]).success();
     assert!(!folder.join("src/stale.luau").exists());
+}
+
+#[test]
+fn types_modules_are_packaged_and_exposed() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let dir = example_copy(temp.path());
+    let manifest = dir.join("blinkblox.toml");
+    let text = read(&manifest).replace(
+        "instance = \"ReplicatedStorage.Shared.Net\"",
+        "instance = \"ReplicatedStorage.Shared.Net\"\ntypes = true",
+    );
+    std::fs::write(&manifest, text).expect("write manifest");
+    package(&dir, &[]).success();
+    let entries = zip_entries(&read_bytes(&zip_path(&dir)));
+    for schema in ["chat", "combat"] {
+        let name = format!("src/{schema}/Types.luau");
+        let entry = entries
+            .iter()
+            .find(|e| e.name == name)
+            .unwrap_or_else(|| panic!("no {name}"));
+        assert_eq!(
+            entry.contents,
+            read_bytes(&dir.join(format!("src/shared/Net/{schema}/Types.luau")))
+        );
+    }
+    let init = entries.iter().find(|e| e.name == "src/init.luau").expect("init");
+    let init = String::from_utf8_lossy(&init.contents);
+    assert!(
+        init.contains("lazy(\"blinkblox/arena-net.chat\", { \"chat\" }, { \"Server\", \"Client\", \"Types\" }, {})"),
+        "{init}"
+    );
+    assert!(init.contains("Types: typeof(require(script.chat.Types)),"), "{init}");
 }

@@ -156,6 +156,29 @@ fn signals_connect_once_wait_and_disconnect() {
 }
 
 #[test]
+fn cancelling_a_finished_listener_thread_does_not_break_later_listeners() {
+    let sim = Simulation::new(Mode::Native, 0).expect("simulation");
+    let count: u32 = sim
+        .server()
+        .eval(
+            r#"
+            local event = Instance.new("BindableEvent")
+            local count = 0
+            local kept
+            event.Event:Connect(function() count += 1 kept = kept or coroutine.running() end)
+            event:Fire()
+            task.cancel(kept) -- the thread that ran the listener, now idle
+            event:Fire()
+            event:Fire()
+            return count
+            "#,
+        )
+        .expect("eval");
+    assert_eq!(count, 3);
+    assert!(sim.server().errors().is_empty(), "{:?}", sim.server().errors());
+}
+
+#[test]
 fn wait_for_child_yields_until_the_child_exists() {
     let mut sim = Simulation::new(Mode::Native, 1).expect("simulation");
     let client = sim.client(0).expect("client");

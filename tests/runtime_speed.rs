@@ -91,6 +91,9 @@ fn world_creation_time_is_printed() {
             assert_eq!(sim.worlds().count(), 2);
         }
         let per_world = start.elapsed().as_secs_f64() * 1000.0 / (rounds * 2) as f64;
-        println!("{:>11}: {per_world:.2} ms to create a world with the mock", mode.label());
+        println!(
+            "{:>11}: {per_world:.2} ms to create a world with the mock",
+            mode.label()
+        );
     }
 }

@@ -299,3 +299,64 @@ fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError>
     }
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(package: &str) -> Manifest {
+        let text = format!("[schemas]\ninclude = [\"net/*.blink\"]\n[output]\npath = \"out\"\n{package}");
+        Manifest::parse(Path::new("/p/blinkblox.toml"), Path::new("/p"), text).expect("manifest")
+    }
+
+    fn outputs() -> Vec<OutputFile> {
+        [
+            "combat/Server.luau",
+            "combat/Client.luau",
+            "combat/Server.d.ts",
+            "chat/Client.luau",
+        ]
+        .iter()
+        .map(|rel| OutputFile {
+            path: Path::new("/p/out").join(rel),
+            contents: format!("-- {rel}\nreturn {{}}\n"),
+        })
+        .collect()
+    }
+
+    #[test]
+    fn the_sync_record_is_the_hash_of_the_zip_package_writes() {
+        let with = manifest("[package]\nname = \"studio/net\"\nversion = \"1.0.0\"\n");
+        let record = record_for_sync(&with, Path::new("/p/out"), &outputs())
+            .expect("record")
+            .expect("a [package] table");
+        assert_eq!((record.name.as_str(), record.version.as_str()), ("studio/net", "1.0.0"));
+
+        let spec = PackageSpec::from_manifest(&with).expect("spec");
+        let schemas = vec![
+            SchemaModules {
+                folder: "chat".into(),
+                files: vec![("Client.luau".into(), b"-- chat/Client.luau\nreturn {}\n".to_vec())],
+            },
+            SchemaModules {
+                folder: "combat".into(),
+                files: vec![
+                    ("Client.luau".into(), b"-- combat/Client.luau\nreturn {}\n".to_vec()),
+                    ("Server.d.ts".into(), b"-- combat/Server.d.ts\nreturn {}\n".to_vec()),
+                    ("Server.luau".into(), b"-- combat/Server.luau\nreturn {}\n".to_vec()),
+                ],
+            },
+        ];
+        let built = build(&spec, &schemas).expect("build");
+        assert_eq!(record.sha256, built.zip_sha256());
+        assert_eq!(record.sha256.len(), 64);
+
+        assert_eq!(
+            record_for_sync(&manifest(""), Path::new("/p/out"), &outputs()).expect("ok"),
+            None
+        );
+        let bad = manifest("[package]\nname = \"Studio/net\"\nversion = \"1.0.0\"\n");
+        let err = record_for_sync(&bad, Path::new("/p/out"), &outputs()).unwrap_err();
+        assert!(err.message.starts_with("blinkblox.toml:6: [package] name"), "{err}");
+    }
+}

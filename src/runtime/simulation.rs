@@ -3,7 +3,6 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-
 use std::time::{Duration, Instant};
 
 use super::transport::{Audience, Network, Packet, RemoteInfo, Traffic};

@@ -16,7 +16,9 @@
 //! 6. the frozen API table, and the no-op twin returned in edit mode.
 
 pub mod builder;
+pub mod check;
 pub mod client;
+pub mod decode;
 pub mod module;
 pub mod naming;
 pub mod read;

@@ -2,9 +2,7 @@
 //! the decode functions with their dispatch trees, delivery to listeners, exported
 //! types and the API table with its edit-mode twin.
 
-use crate::schema::model::{
-    CallMode, EventDecl, FunctionDecl, Payload, Reliability, Schema, ScopePath, Side, Type, TypeDecl,
-};
+use crate::schema::model::{CallMode, EventDecl, Payload, Reliability, Schema, ScopePath, Side, Type, TypeDecl};
 
 use super::builder::CodeBuilder;
 use super::naming::{Members, string_literal, table_key, type_name};
@@ -19,11 +17,6 @@ pub const SERVER: &str = include_str!("../runtime/server.luau");
 pub const CLIENT: &str = include_str!("../runtime/client.luau");
 pub const STANDALONE: &str = include_str!("../runtime/standalone.luau");
 pub const EXPORTED: &str = include_str!("../runtime/exported.luau");
-
-/// Channels with more receivable declarations than this decode through one reader
-/// function per declaration (kept in the `Readers` table) rather than inline in the
-/// decode loop, so the decode function stays small enough to compile natively.
-const INLINE_READ_LIMIT: usize = 32;
 
 /// The version written in the banner of every generated file.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -78,24 +71,6 @@ pub fn channel_name(reliability: Reliability) -> &'static str {
     match reliability {
         Reliability::Reliable => "Reliable",
         Reliability::Unreliable => "Unreliable",
-    }
-}
-
-/// A declaration one side receives, as the decode loop sees it.
-pub enum Received<'a> {
-    Event(&'a EventDecl),
-    /// Server: a client's invocation.
-    Request(&'a FunctionDecl),
-    /// Client: the server's answer.
-    Response(&'a FunctionDecl),
-}
-
-impl Received<'_> {
-    pub fn index(&self) -> u16 {
-        match self {
-            Received::Event(e) => e.index,
-            Received::Request(f) | Received::Response(f) => f.index,
-        }
     }
 }
 
@@ -213,7 +188,7 @@ impl<'a> ModuleGen<'a> {
         }
     }
 
-    fn index_bytes(&self, reliability: Reliability) -> u32 {
+    pub(super) fn index_bytes(&self, reliability: Reliability) -> u32 {
         let layout = match reliability {
             Reliability::Reliable => self.schema.reliable,
             Reliability::Unreliable => self.schema.unreliable,
@@ -298,176 +273,6 @@ impl<'a> ModuleGen<'a> {
                 }
             }
         }
-    }
-
-    /// Declarations this side receives on a channel, by index.
-    pub fn received(&self, reliability: Reliability) -> Vec<Received<'a>> {
-        let schema = self.schema;
-        let other = match self.side {
-            Side::Server => Side::Client,
-            Side::Client => Side::Server,
-        };
-        let mut out: Vec<Received<'a>> = schema
-            .events
-            .iter()
-            .filter(|e| e.from == other && e.reliability == reliability)
-            .map(Received::Event)
-            .collect();
-        if reliability == Reliability::Reliable {
-            for function in &schema.functions {
-                out.push(match self.side {
-                    Side::Server => Received::Request(function),
-                    Side::Client => Received::Response(function),
-                });
-            }
-        }
-        out.sort_by_key(|r| r.index());
-        out
-    }
-
-    /// The decode function of one channel: a loop over the packet's records.
-    pub fn emit_decode(&mut self, b: &mut CodeBuilder, reliability: Reliability) {
-        let channel = channel_name(reliability);
-        let received = self.received(reliability);
-        let inline = received.len() <= INLINE_READ_LIMIT;
-        let with_player = self.side == Side::Server;
-        // Reader functions first (large channels only), then the decode loop.
-        let mut leaves = Vec::with_capacity(received.len());
-        for item in &received {
-            let mut leaf = CodeBuilder::new();
-            self.emit_leaf(&mut leaf, item, reliability, inline, b);
-            leaves.push((item.index(), leaf.finish()));
-        }
-        let signature = if with_player { "Player: Player" } else { "Player: nil" };
-        b.open(format!("local function Decode{channel}({signature})"));
-        b.line("local B = RecvBuffer");
-        b.line("local Size = RecvSize");
-        b.open("while RecvCursor < Size do");
-        if self.index_bytes(reliability) == 2 {
-            b.line("local Index = buffer.readu16(B, RecvCursor)");
-            b.line("RecvCursor += 2");
-        } else {
-            b.line("local Index = buffer.readu8(B, RecvCursor)");
-            b.line("RecvCursor += 1");
-        }
-        if leaves.is_empty() {
-            b.line("error(\"unknown event index\", 0)");
-        } else {
-            emit_dispatch(b, &leaves);
-        }
-        b.close("end");
-        b.close("end");
-        b.line("");
-    }
-
-    /// The code run for one record: read the payload, deliver it.
-    fn emit_leaf(
-        &mut self,
-        leaf: &mut CodeBuilder,
-        item: &Received,
-        reliability: Reliability,
-        inline: bool,
-        outer: &mut CodeBuilder,
-    ) {
-        let schema = self.schema;
-        let with_player = self.side == Side::Server;
-        let player = if with_player { "Player" } else { "nil" };
-        match item {
-            Received::Event(event) => {
-                leaf.line(format!("-- {}", describe(&event.scope, &event.name)));
-                let params = payload_params(&event.data);
-                let values = self.read_values(
-                    leaf,
-                    &params,
-                    inline,
-                    outer,
-                    &format!("R{}{}", channel_name(reliability), event.index),
-                );
-                let slot = event.index as u32 + 1;
-                emit_deliver(leaf, reliability, event.call, slot, with_player, &values);
-            }
-            Received::Request(function) => {
-                leaf.line(format!("-- {} (invocation)", describe(&function.scope, &function.name)));
-                leaf.line("local CallId = buffer.readu16(B, RecvCursor)");
-                leaf.line("RecvCursor += 2");
-                let params = payload_params(&function.data);
-                let values = self.read_values(leaf, &params, inline, outer, &format!("Q{}", function.index));
-                let slot = function.index as u32 + 1;
-                let mut args = vec!["CallId".to_string(), "Listener".to_string()];
-                args.extend(values.iter().cloned());
-                leaf.line(format!("local Listener = FunctionListeners[{slot}]"));
-                leaf.open("if Listener then");
-                leaf.line(format!("task.spawn(Responders[{slot}], {player}, {})", args.join(", ")));
-                leaf.middle("else");
-                let mut packed = vec!["CallId".to_string()];
-                packed.extend(values.iter().cloned());
-                leaf.line(format!(
-                    "Push(FunctionQueues[{slot}], {player}, table.pack({}))",
-                    packed.join(", ")
-                ));
-                leaf.close("end");
-            }
-            Received::Response(function) => {
-                leaf.line(format!("-- {} (response)", describe(&function.scope, &function.name)));
-                leaf.line("local CallId = buffer.readu16(B, RecvCursor)");
-                leaf.line("local Success = buffer.readu8(B, RecvCursor + 2)");
-                leaf.line("RecvCursor += 3");
-                leaf.line("local Thread = Calls[CallId]");
-                leaf.open("if Success == 1 then");
-                let params = payload_params(&function.returns);
-                let values = self.read_values(leaf, &params, inline, outer, &format!("A{}", function.index));
-                leaf.line("Calls[CallId] = nil");
-                let mut args = vec!["Thread".to_string(), "true".to_string()];
-                args.extend(values);
-                leaf.line(format!("if Thread then task.spawn({}) end", args.join(", ")));
-                leaf.middle("elseif Success == 0 then");
-                leaf.line("Calls[CallId] = nil");
-                leaf.line("if Thread then task.spawn(Thread, false, \"the server's handler failed\") end");
-                leaf.middle("else");
-                leaf.line("error(\"response status is not 0 or 1\", 0)");
-                leaf.close("end");
-                let _ = schema;
-            }
-        }
-    }
-
-    /// Reads a payload's values into locals, inline or through a reader function
-    /// defined in `outer` (stored in `Readers`).
-    fn read_values(
-        &mut self,
-        leaf: &mut CodeBuilder,
-        params: &[Param],
-        inline: bool,
-        outer: &mut CodeBuilder,
-        reader_name: &str,
-    ) -> Vec<String> {
-        if params.is_empty() {
-            return Vec::new();
-        }
-        let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
-        if inline {
-            let mut reader = self.reader(leaf);
-            let exprs: Vec<String> = params
-                .iter()
-                .map(|p| reader.read(p.ty, &ValuePath::root(&p.name)))
-                .collect();
-            for (name, expr) in names.iter().zip(exprs) {
-                leaf.line(format!("local {name} = {expr}"));
-            }
-        } else {
-            let types: Vec<String> = params.iter().map(|p| luau_type(self.schema, p.ty)).collect();
-            outer.open(format!("Readers.{reader_name} = function(): ({})", types.join(", ")));
-            outer.line("local B = RecvBuffer");
-            let mut reader = self.reader(outer);
-            let exprs: Vec<String> = params
-                .iter()
-                .map(|p| reader.read(p.ty, &ValuePath::root(&p.name)))
-                .collect();
-            outer.line(format!("return {}", exprs.join(", ")));
-            outer.close("end");
-            leaf.line(format!("local {} = Readers.{reader_name}()", names.join(", ")));
-        }
-        names
     }
 
     /// Exported types: a Read/Write pair each, in `Exports`, added to the API.
@@ -632,96 +437,6 @@ impl<'a> ModuleGen<'a> {
         );
         (vec![real], vec![format!("{} = NoopConnect,", m.on)])
     }
-}
-
-/// Finds the record's index by halving the range down to runs of eight, then a plain
-/// `if` chain; an index no declaration has ends the packet.
-fn emit_dispatch(b: &mut CodeBuilder, leaves: &[(u16, String)]) {
-    if leaves.len() <= 8 {
-        for (position, (index, code)) in leaves.iter().enumerate() {
-            if position == 0 {
-                b.open(format!("if Index == {index} then"));
-            } else {
-                b.middle(format!("elseif Index == {index} then"));
-            }
-            b.raw(code);
-        }
-        b.middle("else");
-        b.line("error(\"unknown event index\", 0)");
-        b.close("end");
-        return;
-    }
-    let middle = leaves.len() / 2;
-    let (low, high) = leaves.split_at(middle);
-    b.open(format!("if Index < {} then", high[0].0));
-    emit_dispatch(b, low);
-    b.middle("else");
-    emit_dispatch(b, high);
-    b.close("end");
-}
-
-/// Hands decoded values to the listeners as the event's Call mode says (Blink 0.18
-/// §5.5): Sync inline (inside the packet's pcall), Async through `task.spawn`; a
-/// reliable event with no listener yet is queued for the first `On`, an unreliable one
-/// is dropped; Polling always queues.
-fn emit_deliver(
-    b: &mut CodeBuilder,
-    reliability: Reliability,
-    call: CallMode,
-    slot: u32,
-    with_player: bool,
-    values: &[String],
-) {
-    let channel = channel_name(reliability);
-    let mut args: Vec<String> = Vec::new();
-    if with_player {
-        args.push("Player".into());
-    }
-    args.extend(values.iter().cloned());
-    if values.is_empty() {
-        args.push("nil".into());
-    }
-    let player = if with_player { "Player" } else { "nil" };
-    let queued = match values.len() {
-        0 => "nil".to_string(),
-        1 => values[0].clone(),
-        _ => format!("table.pack({})", values.join(", ")),
-    };
-    let push = format!("Push({channel}Queues[{slot}], {player}, {queued})");
-    if call == CallMode::Polling {
-        b.line(push);
-        return;
-    }
-    let all = args.join(", ");
-    match call {
-        CallMode::SingleSync | CallMode::SingleAsync => {
-            b.line(format!("local Listener = {channel}Listeners[{slot}]"));
-            b.open("if Listener then");
-            if call == CallMode::SingleSync {
-                b.line("InListener = true");
-                b.line(format!("Listener({all})"));
-                b.line("InListener = false");
-            } else {
-                b.line(format!("task.spawn(Listener, {all})"));
-            }
-        }
-        _ => {
-            b.line(format!("local List = {channel}Listeners[{slot}]"));
-            b.open("if List then");
-            if call == CallMode::ManySync {
-                b.line("InListener = true");
-                b.line(format!("for _, Listener in List do Listener({all}) end"));
-                b.line("InListener = false");
-            } else {
-                b.line(format!("for _, Listener in List do task.spawn(Listener, {all}) end"));
-            }
-        }
-    }
-    if reliability == Reliability::Reliable {
-        b.middle("else");
-        b.line(push);
-    }
-    b.close("end");
 }
 
 pub fn describe(scope: &[String], name: &str) -> String {

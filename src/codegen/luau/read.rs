@@ -15,8 +15,9 @@
 use crate::schema::model::{BitKind, LengthRange, NumberKind, NumberRange, Schema, StructType, Type, TypeKind};
 
 use super::builder::CodeBuilder;
+use super::check::range_condition;
 use super::naming::{string_literal, table_key};
-use super::write::{offset_plus, range_condition, tag_bytes};
+use super::write::{offset_plus, tag_bytes};
 use super::{Lookups, ValuePath, resolve};
 use crate::schema::wire::optional_has_flag;
 

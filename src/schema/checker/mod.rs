@@ -49,10 +49,9 @@ enum State {
 
 struct ScopeNode {
     path: ScopePath,
+    /// Lookups go outwards through parents, also out of an imported file into the
+    /// scope that imports it (Blink resolves names globally, and schemas rely on it).
     parent: Option<usize>,
-    /// The root scope of an imported file: name lookups stop here (an imported file
-    /// sees its own declarations, not its importer's).
-    boundary: bool,
     types: HashMap<String, usize>,
     scopes: HashMap<String, usize>,
     /// Events, functions, streams and scopes share one namespace (they share the

@@ -47,16 +47,15 @@ pub(super) enum Lookup {
 
 impl<'a> Checker<'a> {
     pub(super) fn collect_root(&mut self, root: usize) {
-        let scope = self.new_scope(Vec::new(), None, true);
+        let scope = self.new_scope(Vec::new(), None);
         let module = &self.loaded.modules[root];
         self.walk(&module.ast.items, scope, true, true);
     }
 
-    fn new_scope(&mut self, path: Vec<String>, parent: Option<usize>, boundary: bool) -> usize {
+    fn new_scope(&mut self, path: Vec<String>, parent: Option<usize>) -> usize {
         self.scopes.push(ScopeNode {
             path,
             parent,
-            boundary,
             types: HashMap::new(),
             scopes: HashMap::new(),
             values: HashMap::new(),
@@ -69,6 +68,7 @@ impl<'a> Checker<'a> {
     /// count).
     fn walk(&mut self, items: &'a [Item], scope: usize, file_top: bool, root_file: bool) {
         let mut declarations_started = false;
+        let mut import_options_reported = false;
         let mut first_declaration: Option<Span> = None;
         for item in items {
             self.items_visited += 1;
@@ -102,15 +102,18 @@ impl<'a> Checker<'a> {
                         self.report(diagnostic);
                     } else if root_file {
                         self.apply_option(option, true);
-                    } else {
+                    } else if !import_options_reported {
+                        // One warning per imported file: a schema compiled on its own
+                        // and also imported (common with Blink) is not a mistake.
+                        import_options_reported = true;
                         self.report(
                             Diagnostic::warning(
                                 codes::OPTION_IN_IMPORT,
-                                format!("option `{}` in an imported file has no effect", option.name.text),
+                                "the options of an imported file have no effect",
                                 option.span,
-                                "ignored",
+                                "ignored here and below",
                             )
-                            .with_note("only the options of the file being compiled count; set it there"),
+                            .with_note("only the options of the file being compiled count"),
                         );
                     }
                 }
@@ -150,7 +153,7 @@ impl<'a> Checker<'a> {
                 Item::Scope(block) => {
                     declarations_started = true;
                     first_declaration.get_or_insert(item.span());
-                    if let Some(child) = self.open_scope(&block.name, scope, false) {
+                    if let Some(child) = self.open_scope(&block.name, scope) {
                         self.walk(&block.items, child, false, root_file);
                     }
                 }
@@ -193,21 +196,21 @@ impl<'a> Checker<'a> {
                 }
             }
         };
-        if let Some(child) = self.open_scope(&name, scope, true) {
+        if let Some(child) = self.open_scope(&name, scope) {
             let items = &self.loaded.modules[module].ast.items;
             self.walk(items, child, true, false);
         }
     }
 
     /// Creates a child scope (a `scope` block or an import), or reports a duplicate.
-    fn open_scope(&mut self, name: &ast::Name, parent: usize, boundary: bool) -> Option<usize> {
+    fn open_scope(&mut self, name: &ast::Name, parent: usize) -> Option<usize> {
         if !self.register_value(name, parent, "scope") {
             return None;
         }
         let mut path = self.scopes[parent].path.clone();
         path.push(name.text.clone());
         self.scope_order.push(path.clone());
-        let child = self.new_scope(path, Some(parent), boundary);
+        let child = self.new_scope(path, Some(parent));
         self.scopes[parent].scopes.insert(name.text.clone(), child);
         Some(child)
     }
@@ -328,7 +331,7 @@ impl<'a> Checker<'a> {
                 return Some(found);
             }
             match node.parent {
-                Some(parent) if !node.boundary => scope = parent,
+                Some(parent) => scope = parent,
                 _ => return None,
             }
         }
@@ -342,7 +345,7 @@ impl<'a> Checker<'a> {
         while let Some(index) = current {
             let node = &self.scopes[index];
             candidates.extend(node.types.keys().map(String::as_str));
-            current = if node.boundary { None } else { node.parent };
+            current = node.parent;
         }
         closest(word, candidates).map(str::to_string)
     }
