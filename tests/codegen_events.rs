@@ -992,11 +992,25 @@ fn unreliable_events_over_max_unreliable_size_are_dropped_with_one_warning() {
 fn a_queue_nobody_drains_stops_at_its_limit() {
     let modules = compile("event E { From: Client, Type: Reliable, Call: ManySync, Data: u16 }");
     let mut sim = start(&modules, Mode::Native, 1);
-    client_exec(&sim, 0, "local Net = require('Net') for i = 1, 5000 do Net.E.Fire(i) end");
+    client_exec(
+        &sim,
+        0,
+        "local Net = require('Net') for i = 1, 5000 do Net.E.Fire(i) end",
+    );
     sim.steps(2).expect("steps");
-    sim.server().exec("shared.Got = {} require('Net').E.On(function(_, v) table.insert(shared.Got, v) end)").expect("on");
+    sim.server()
+        .exec("shared.Got = {} require('Net').E.On(function(_, v) table.insert(shared.Got, v) end)")
+        .expect("on");
     let got: Vec<u16> = server_eval(&sim, "return shared.Got");
-    assert_eq!(got, (1..=4096).collect::<Vec<u16>>(), "the oldest 4096 are kept, in order");
+    assert_eq!(
+        got,
+        (1..=4096).collect::<Vec<u16>>(),
+        "the oldest 4096 are kept, in order"
+    );
     let warnings = sim.server().warnings();
-    assert_eq!(warnings.iter().filter(|w| w.contains("waiting for a listener")).count(), 1, "{warnings:?}");
+    assert_eq!(
+        warnings.iter().filter(|w| w.contains("waiting for a listener")).count(),
+        1,
+        "{warnings:?}"
+    );
 }

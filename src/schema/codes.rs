@@ -48,8 +48,8 @@ pub const EMPTY_ENUM: &str = "E3023";
 pub const TYPE_TOO_LARGE: &str = "E3024";
 pub const RESERVED_NAME: &str = "E3025";
 pub const IMPORT_UNREADABLE: &str = "E3026";
-pub const IMPORT_TOO_DEEP: &str = "E3028";
-pub const INVALID_SCOPE_NAME: &str = "E3029";
+pub const IMPORT_TOO_DEEP: &str = "E3027";
+pub const INVALID_SCOPE_NAME: &str = "E3028";
 
 // Options, declarations and limits.
 pub const UNKNOWN_OPTION: &str = "E4001";

@@ -292,3 +292,36 @@ fn emit_deliver(
     }
     b.close("end");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dispatch_text(count: u16) -> String {
+        let leaves: Vec<(u16, String)> = (0..count).map(|i| (i * 2, format!("Leaf{i}()"))).collect();
+        let mut b = CodeBuilder::new();
+        emit_dispatch(&mut b, &leaves);
+        b.finish()
+    }
+
+    #[test]
+    fn eight_or_fewer_declarations_are_a_plain_if_chain() {
+        let text = dispatch_text(8);
+        assert!(!text.contains("Index <"), "{text}");
+        assert_eq!(text.matches("Index ==").count(), 8);
+        assert!(text.contains("else\n\terror(\"unknown event index\", 0)"), "{text}");
+    }
+
+    #[test]
+    fn larger_channels_halve_down_to_runs_of_eight() {
+        let text = dispatch_text(40);
+        assert_eq!(text.matches("Index ==").count(), 40);
+        // 40 -> 20 + 20 -> 10 + 10 each -> 5 + 5 each: 7 range tests, 8 chains.
+        assert_eq!(text.matches("if Index < ").count(), 7, "{text}");
+        assert!(text.starts_with("if Index < 40 then"), "{text}");
+        for chain in text.split("if Index < ").skip(1) {
+            let before_next = chain.split("else\n").next().unwrap_or("");
+            assert!(before_next.matches("Index ==").count() <= 8);
+        }
+    }
+}

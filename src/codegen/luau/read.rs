@@ -53,6 +53,13 @@ impl Reader<'_> {
         format!("error({}, 0)", string_literal(&format!("{}: {problem}", path.text())))
     }
 
+    /// A fresh local with a type annotation (tables filled after they are made).
+    fn typed_local(&mut self, stem: &str, luau_type: &str, expr: &str) -> String {
+        let name = self.b.fresh(stem);
+        self.b.line(format!("local {name}: {luau_type} = {expr}"));
+        name
+    }
+
     fn local(&mut self, stem: &str, expr: &str) -> String {
         let name = self.b.fresh(stem);
         self.b.line(format!("local {name} = {expr}"));
@@ -141,7 +148,7 @@ impl Reader<'_> {
                     path,
                 );
                 let map = self.b.fresh("Map");
-                self.b.line(format!("local {map} = {{}}"));
+                self.b.line(format!("local {map}: {{ [any]: any }} = {{}}"));
                 self.b.open(format!("for _ = 1, {len} do"));
                 let key_expr = self.read(key, path);
                 let key_local = self.local("Key", &key_expr);
@@ -213,7 +220,7 @@ impl Reader<'_> {
                 self.b.line(format!("NeedBytes({len} * {size})"));
                 let cursor = self.local("P", "RecvCursor");
                 self.b.line(format!("RecvCursor = {cursor} + {len} * {size}"));
-                self.b.line(format!("local {array} = table.create({len})"));
+                self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
                 self.b.open(format!("for {position} = 1, {len} do"));
                 let item = self.read_at(element, &cursor, &item_path);
                 self.b.line(format!("{array}[{position}] = {item}"));
@@ -224,7 +231,7 @@ impl Reader<'_> {
                 if length.exact().is_none() {
                     self.guard_count(&len, element.layout.min_size, element.layout.uses_instances, path);
                 }
-                self.b.line(format!("local {array} = table.create({len})"));
+                self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
                 self.b.open(format!("for {position} = 1, {len} do"));
                 let item = self.read(element, &item_path);
                 self.b.line(format!("{array}[{position}] = {item}"));
@@ -236,7 +243,7 @@ impl Reader<'_> {
 
     /// `boolean[]`, 8 to a byte, read by rows of eight.
     fn read_packed_booleans(&mut self, len: &str, offset: &str) -> String {
-        let array = self.local("Array", &format!("table.create({len})"));
+        let array = self.typed_local("Array", "{ any }", &format!("table.create({len})"));
         let rows = self.local("Rows", &format!("{len} // 8"));
         let row = self.b.fresh("Row");
         self.b.open(format!("for {row} = 0, {rows} - 1 do"));
@@ -529,7 +536,7 @@ impl Reader<'_> {
                     return self.read_packed_booleans(&n.to_string(), offset);
                 }
                 let size = element.layout.fixed_size.unwrap_or(0);
-                let array = self.local("Array", &format!("table.create({n})"));
+                let array = self.typed_local("Array", "{ any }", &format!("table.create({n})"));
                 let cursor = self.local("P", offset);
                 let position = self.b.fresh("I");
                 self.b.open(format!("for {position} = 1, {n} do"));
@@ -628,7 +635,7 @@ impl Reader<'_> {
                 let n = length.exact().unwrap_or(0);
                 let key_size = resolve(schema, key).layout.fixed_size.unwrap_or(0);
                 let value_size = resolve(schema, value).layout.fixed_size.unwrap_or(0);
-                let map = self.local("Map", "{}");
+                let map = self.typed_local("Map", "{ [any]: any }", "{}");
                 let cursor = self.local("P", offset);
                 self.b.open(format!("for _ = 1, {n} do"));
                 let key_expr = self.read_at(key, &cursor, path);

@@ -469,7 +469,7 @@ impl Writer<'_> {
                 let kind = if width == 1 { NumberKind::U8 } else { NumberKind::U16 };
                 let position = self.b.fresh("EnumIndex");
                 if unit.variants.len() <= 8 {
-                    self.b.line(format!("local {position}"));
+                    self.b.line(format!("local {position}: number"));
                     for (i, variant) in unit.variants.iter().enumerate() {
                         let keyword = if i == 0 { "if" } else { "elseif" };
                         self.b.line(format!(
