@@ -1,0 +1,377 @@
+//! The runtime benches: each tool's modules loaded into a fresh [`Simulation`] (one server,
+//! one client), a thousand events fired and flushed on the client every frame, the packet
+//! delivered to the server, decoded and handed to a listener.
+//!
+//! The Luau half lives in `benchmark/harness/` (payloads, the client's timed frame, the
+//! server's checking listener, one adapter per tool); this file loads it, drives the frames
+//! and collects the figures. Clocks: the client times its fires and its flush inside Luau
+//! with `os.clock()`; the server's decode is the wall time Rust measures around the
+//! delivery of the frame's packets to the server world (`StepTiming::server.receive`:
+//! the remote's listeners, the tool's decode and the bench's listener, then deferred
+//! threads). Both are monotonic, high-resolution process clocks; the run is single-threaded.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::bench::BenchError;
+use crate::codegen::{OutputKind, Targets, generate};
+use crate::runtime::{Mode, Simulation};
+use crate::schema::check_source;
+
+/// Events fired per frame.
+pub const EVENTS_PER_FRAME: u32 = 1000;
+/// Frames run before timing starts (buffers grow and caches fill in these).
+pub const WARMUP_FRAMES: u32 = 2;
+
+/// The runtime benches, in the seed page's order.
+pub const RUNTIME_BENCHES: [&str; 5] = ["Booleans", "Entities", "BooleansRandom", "EntitiesRandom", "Tiny"];
+
+/// A tool the runtime harness can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuntimeTool {
+    /// BlinkBlox: this checkout's compiler on `definitions/Definition.blink`.
+    Blink,
+    /// The hand-written floor in `benchmark/handwritten/`.
+    Handwritten,
+    /// Plain Roblox remotes: one `FireServer` per event, no buffer.
+    Roblox,
+}
+
+impl RuntimeTool {
+    pub const ALL: [RuntimeTool; 3] = [RuntimeTool::Blink, RuntimeTool::Handwritten, RuntimeTool::Roblox];
+
+    /// The name `--tools` takes.
+    pub fn key(self) -> &'static str {
+        match self {
+            RuntimeTool::Blink => "blink",
+            RuntimeTool::Handwritten => "handwritten",
+            RuntimeTool::Roblox => "roblox",
+        }
+    }
+
+    /// The name the tables show.
+    pub fn display(self) -> &'static str {
+        match self {
+            RuntimeTool::Blink => "BlinkBlox",
+            RuntimeTool::Handwritten => "Hand-written",
+            RuntimeTool::Roblox => "Roblox remotes",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<RuntimeTool> {
+        RuntimeTool::ALL.into_iter().find(|tool| tool.key() == key)
+    }
+}
+
+/// Median and 99th percentile of per-frame times, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats {
+    pub median_ms: f64,
+    pub p99_ms: f64,
+}
+
+impl Stats {
+    /// From per-frame seconds; `None` when there are none.
+    pub fn of_seconds(samples: &[f64]) -> Option<Stats> {
+        if samples.is_empty() {
+            return None;
+        }
+        let mut sorted: Vec<f64> = samples.iter().map(|seconds| seconds * 1000.0).collect();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let median_ms = if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+        };
+        // Nearest rank: the smallest sample with at least 99% of the samples at or below it.
+        let rank = ((n as f64) * 0.99).ceil() as usize;
+        let p99_ms = sorted[rank.clamp(1, n) - 1];
+        Some(Stats { median_ms, p99_ms })
+    }
+}
+
+/// What one row measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RowFigures {
+    /// Fires plus flush, per frame.
+    pub send: Stats,
+    pub fire: Stats,
+    pub flush: Stats,
+    /// The server decoding the frame's packets and calling the listener.
+    pub decode: Stats,
+    /// One event on the wire: the frame's buffer bytes (or, for plain remotes, the
+    /// runtime's size estimate of the values) over the events fired.
+    pub bytes_per_event: f64,
+    /// Remote calls a frame.
+    pub calls_per_frame: f64,
+}
+
+/// One (bench, tool, mode) row: its figures, or why it could not run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuntimeRow {
+    pub bench: &'static str,
+    pub tool: RuntimeTool,
+    pub mode: Mode,
+    pub outcome: Result<RowFigures, String>,
+}
+
+/// The harness's Luau sources, read from `benchmark/`.
+pub struct Harness {
+    payloads: String,
+    client: String,
+    server: String,
+    adapters: Vec<(RuntimeTool, String)>,
+    handwritten_server: String,
+    handwritten_client: String,
+    /// BlinkBlox's generated modules (server, client).
+    blink: (String, String),
+}
+
+fn read(path: &Path) -> Result<String, BenchError> {
+    std::fs::read_to_string(path).map_err(|err| {
+        BenchError::io("read", path, &err).with_help("the benchmark harness is part of the checkout: restore benchmark/")
+    })
+}
+
+impl Harness {
+    /// Reads the harness and compiles `definitions/Definition.blink` with this checkout.
+    pub fn load(bench_dir: &Path) -> Result<Harness, BenchError> {
+        let harness = bench_dir.join("harness");
+        let mut adapters = Vec::new();
+        for tool in RuntimeTool::ALL {
+            adapters.push((tool, read(&harness.join("tools").join(format!("{}.luau", tool.key())))?));
+        }
+        let handwritten = bench_dir.join("handwritten");
+        Ok(Harness {
+            payloads: read(&harness.join("payloads.luau"))?,
+            client: read(&harness.join("client.luau"))?,
+            server: read(&harness.join("server.luau"))?,
+            adapters,
+            handwritten_server: read(&handwritten.join("Server.luau"))?,
+            handwritten_client: read(&handwritten.join("Client.luau"))?,
+            blink: compile_definition(&definition_path(bench_dir))?,
+        })
+    }
+
+    fn adapter(&self, tool: RuntimeTool) -> &str {
+        self.adapters
+            .iter()
+            .find(|(candidate, _)| *candidate == tool)
+            .map_or("", |(_, source)| source.as_str())
+    }
+
+    /// The Server and Client modules a tool runs, if it has any.
+    fn modules(&self, tool: RuntimeTool) -> Option<(&str, &str)> {
+        match tool {
+            RuntimeTool::Blink => Some((&self.blink.0, &self.blink.1)),
+            RuntimeTool::Handwritten => Some((&self.handwritten_server, &self.handwritten_client)),
+            RuntimeTool::Roblox => None,
+        }
+    }
+}
+
+/// `benchmark/definitions/Definition.blink`.
+pub fn definition_path(bench_dir: &Path) -> PathBuf {
+    bench_dir.join("definitions").join("Definition.blink")
+}
+
+/// BlinkBlox's Server and Client modules for the benchmark schema.
+pub fn compile_definition(path: &Path) -> Result<(String, String), BenchError> {
+    let text = read(path)?;
+    let output = check_source(&path.display().to_string(), &text);
+    let Some(schema) = output.schema else {
+        let first = output
+            .diagnostics
+            .first()
+            .map(|diagnostic| format!("{}: {}", diagnostic.code, diagnostic.message))
+            .unwrap_or_default();
+        return Err(BenchError::new(format!(
+            "`{}` has errors ({} diagnostic(s)); first: {first}",
+            path.display(),
+            output.diagnostics.len()
+        ))
+        .with_help(format!("run `blinkblox check {}` to see them", path.display())));
+    };
+    let files = generate(
+        &schema,
+        Targets {
+            types: false,
+            typescript: false,
+        },
+    );
+    let find = |kind: OutputKind| files.iter().find(|file| file.kind == kind).map(|file| file.contents.clone());
+    match (find(OutputKind::Server), find(OutputKind::Client)) {
+        (Some(server), Some(client)) => Ok((server, client)),
+        _ => Err(BenchError::new(format!(
+            "compiling `{}` produced no Server or Client module",
+            path.display()
+        ))),
+    }
+}
+
+/// The event of the schema a bench fires (the Random benches reuse their plain event).
+pub fn event_of(bench: &str) -> &str {
+    bench.strip_suffix("Random").unwrap_or(bench)
+}
+
+/// Runs one row in a fresh simulation: `frames` timed frames after [`WARMUP_FRAMES`].
+pub fn run_row(harness: &Harness, bench: &'static str, tool: RuntimeTool, mode: Mode, frames: u32) -> RuntimeRow {
+    let outcome = measure(harness, bench, tool, mode, frames).map_err(|err| err.to_string());
+    RuntimeRow {
+        bench,
+        tool,
+        mode,
+        outcome,
+    }
+}
+
+fn lua_error(context: &str) -> impl Fn(mlua::Error) -> String + '_ {
+    move |err| format!("{context}: {err}")
+}
+
+fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames: u32) -> Result<RowFigures, String> {
+    let event = event_of(bench);
+    let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
+    let modules = harness.modules(tool);
+    {
+        let server = sim.server();
+        let setup = lua_error("server set-up");
+        server.load_module("Payloads", &harness.payloads).map_err(&setup)?;
+        server.load_module("BenchServer", &harness.server).map_err(&setup)?;
+        if let Some((server_module, _)) = modules {
+            server.load_module("Server", server_module).map_err(&setup)?;
+        }
+        server.load_module("Adapter", harness.adapter(tool)).map_err(&setup)?;
+        server
+            .exec(&format!(
+                "local listener, tally = require('BenchServer').listener('{bench}')\n\
+                 require('Adapter').server('{event}', listener)\n\
+                 shared.BenchTally = tally"
+            ))
+            .map_err(&setup)?;
+    }
+    // The remotes the server made reach the client.
+    sim.step().map_err(lua_error("replicating the remotes"))?;
+    let frame_fn: mlua::Function = {
+        let client = sim.client(0).ok_or("the client left")?;
+        let setup = lua_error("client set-up");
+        client.load_module("Payloads", &harness.payloads).map_err(&setup)?;
+        client.load_module("BenchClient", &harness.client).map_err(&setup)?;
+        if let Some((_, client_module)) = modules {
+            client.load_module("Client", client_module).map_err(&setup)?;
+        }
+        client.load_module("Adapter", harness.adapter(tool)).map_err(&setup)?;
+        client
+            .exec(&format!(
+                "local fire, flush = require('Adapter').client('{event}')\n\
+                 shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
+            ))
+            .map_err(&setup)?;
+        client.eval("return shared.BenchFrame").map_err(&setup)?
+    };
+    sim.take_traffic();
+
+    let timed = frames as usize;
+    let (mut fires, mut flushes, mut sends, mut decodes) = (
+        Vec::with_capacity(timed),
+        Vec::with_capacity(timed),
+        Vec::with_capacity(timed),
+        Vec::with_capacity(timed),
+    );
+    let (mut bytes, mut calls) = (0u64, 0u64);
+    for frame in 0..WARMUP_FRAMES + frames {
+        let client = sim.client(0).ok_or("the client left")?;
+        let (fire, flush): (f64, f64) = client.call(&frame_fn, ()).map_err(lua_error("firing"))?;
+        sim.step().map_err(lua_error("delivering"))?;
+        let decode = sim.last_step_timing().server.receive.as_secs_f64();
+        let traffic = sim.take_traffic();
+        if frame >= WARMUP_FRAMES {
+            fires.push(fire);
+            flushes.push(flush);
+            sends.push(fire + flush);
+            decodes.push(decode);
+            let total = traffic.total();
+            bytes += if total.buffer_bytes > 0 {
+                total.buffer_bytes
+            } else {
+                total.bytes
+            };
+            calls += total.calls;
+        }
+    }
+    check_outcome(&sim, frames)?;
+    let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
+    let events = f64::from(frames) * f64::from(EVENTS_PER_FRAME);
+    Ok(RowFigures {
+        send: stats(&sends)?,
+        fire: stats(&fires)?,
+        flush: stats(&flushes)?,
+        decode: stats(&decodes)?,
+        bytes_per_event: bytes as f64 / events,
+        calls_per_frame: calls as f64 / f64::from(frames),
+    })
+}
+
+/// Every event fired arrived and decoded to what was fired, and nothing raised an error.
+fn check_outcome(sim: &Simulation, frames: u32) -> Result<(), String> {
+    for world in sim.worlds() {
+        if let Some(error) = world.errors().first() {
+            let side = if world.is_server() { "the server" } else { "the client" };
+            return Err(format!("{side} raised: {error}"));
+        }
+    }
+    let (received, mismatches, first): (u64, u64, Option<String>) = sim
+        .server()
+        .eval("local t = shared.BenchTally return t.received, t.mismatches, t.firstMismatch")
+        .map_err(lua_error("reading the tally"))?;
+    let expected = u64::from(WARMUP_FRAMES + frames) * u64::from(EVENTS_PER_FRAME);
+    if mismatches > 0 {
+        return Err(format!(
+            "{mismatches} decoded value(s) differ from what was fired: {}",
+            first.unwrap_or_default()
+        ));
+    }
+    if received != expected {
+        return Err(format!("the server's listener saw {received} of the {expected} events fired"));
+    }
+    Ok(())
+}
+
+/// Which runtime rows to run.
+#[derive(Clone, Debug)]
+pub struct RuntimePlan {
+    pub benches: Vec<&'static str>,
+    pub tools: Vec<RuntimeTool>,
+    pub modes: Vec<Mode>,
+    pub frames: u32,
+}
+
+/// Runs every row of the plan, each in a fresh simulation, reporting progress on stderr.
+pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> Vec<RuntimeRow> {
+    let mut rows = Vec::new();
+    for &bench in &plan.benches {
+        for &tool in &plan.tools {
+            for &mode in &plan.modes {
+                let started = Instant::now();
+                let row = run_row(harness, bench, tool, mode, plan.frames);
+                let summary = match &row.outcome {
+                    Ok(figures) => format!(
+                        "send {:.3} ms, decode {:.3} ms, {:.1} bytes",
+                        figures.send.median_ms, figures.decode.median_ms, figures.bytes_per_event
+                    ),
+                    Err(err) => format!("failed: {err}"),
+                };
+                eprintln!(
+                    "{:>12} {bench} / {} / {} — {summary} ({:.1} s)",
+                    "Ran",
+                    tool.key(),
+                    mode.label(),
+                    started.elapsed().as_secs_f64()
+                );
+                rows.push(row);
+            }
+        }
+    }
+    rows
+}
