@@ -578,7 +578,7 @@ fn a_write_that_fails_is_a_clear_error() {
 }
 
 #[test]
-fn running_says_the_runner_is_not_built_and_downloads_nothing() {
+fn running_without_the_harness_says_so_and_downloads_nothing() {
     let (upstream, temp, bench) = standard();
     for args in [
         &[][..],
@@ -589,7 +589,7 @@ fn running_says_the_runner_is_not_built_and_downloads_nothing() {
         let output = bench_cmd(temp.path(), &upstream, args);
         let err = stderr(&output);
         assert_eq!(output.status.code(), Some(1), "{args:?}: {err}");
-        assert!(err.contains("not built yet"), "{args:?}: {err}");
+        assert!(err.contains("the benchmark harness is missing"), "{args:?}: {err}");
     }
     assert!(upstream.server.seen().is_empty());
     assert!(!bench.join("tools").exists());

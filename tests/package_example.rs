@@ -52,6 +52,19 @@ fn packages_the_example_as_wally_lays_out_a_package() {
         out.contains(&format!("sha256 {sha}")),
         "the printed hash is the zip's: {out}"
     );
+    let lock = blinkblox::project::lockfile::Lockfile::read(&dir.join("blinkblox.lock"))
+        .expect("lockfile")
+        .expect("written by the sync");
+    let recorded = lock.package.expect("the lockfile records the package");
+    assert_eq!(
+        (
+            recorded.name.as_str(),
+            recorded.version.as_str(),
+            recorded.sha256.as_str()
+        ),
+        ("blinkblox/arena-net", VERSION, sha.as_str()),
+        "blinkblox.lock records the zip's inputs by its hash"
+    );
     let entries = zip_entries(&zip_bytes);
     let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(

@@ -447,3 +447,24 @@ fn moving_the_output_folder_moves_the_modules() {
     assert_eq!(files_under(&dir.join("src/shared/Network")), OUTPUTS);
     assert!(!net(&dir).exists(), "the old folder is gone once empty");
 }
+
+#[test]
+fn a_package_table_records_the_wally_package_in_the_lockfile() {
+    let (_temp, dir) = project("basic");
+    let manifest = dir.join("blinkblox.toml");
+    let with_package =
+        read(&manifest) + "\n[package]\nname = \"studio/net\"\nversion = \"0.1.0\"\nrealm = \"shared\"\n";
+    std::fs::write(&manifest, &with_package).expect("edit manifest");
+    sync(&dir, &[]).success();
+    let lock = read(&dir.join("blinkblox.lock"));
+    assert!(
+        lock.contains("package = { name = \"studio/net\", version = \"0.1.0\", sha256 = "),
+        "{lock}"
+    );
+
+    std::fs::write(&manifest, with_package.replace("0.1.0", "0.2.0")).expect("bump version");
+    let assert = sync(&dir, &["--locked"]).failure().code(1);
+    assert!(stderr(&assert).contains("the Wally package"), "{}", stderr(&assert));
+    sync(&dir, &[]).success();
+    assert!(read(&dir.join("blinkblox.lock")).contains("version = \"0.2.0\""));
+}

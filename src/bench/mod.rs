@@ -7,12 +7,22 @@
 //! text substitutions that lift each library's limits, [`lock`] reads and writes
 //! `benchmark/tools.lock`, and [`install`] ties them together so that a failure never leaves a
 //! half-written tool in `benchmark/`.
+//!
+//! The runner half: [`run`] drives the Luau harness of `benchmark/harness/` over the runtime
+//! benches, [`run_compiler`] times the compiler, [`run_suite`] picks what to run from the
+//! filters and [`report`] writes `benchmark/Benchmarks.md`; [`place`] builds the Studio place.
 
 pub mod download;
 pub mod install;
 pub mod lock;
 pub mod patch;
+pub mod place;
+pub mod report;
 pub mod resolve;
+pub mod run;
+pub mod run_compiler;
+pub mod run_suite;
+pub mod run_upstream;
 pub mod tools;
 pub mod unpack;
 

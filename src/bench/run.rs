@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::bench::BenchError;
+use crate::bench::run_upstream::compile_upstream;
 use crate::codegen::{OutputKind, Targets, generate};
 use crate::runtime::{Mode, Simulation};
 use crate::schema::check_source;
@@ -22,6 +23,9 @@ use crate::schema::check_source;
 pub const EVENTS_PER_FRAME: u32 = 1000;
 /// Frames run before timing starts (buffers grow and caches fill in these).
 pub const WARMUP_FRAMES: u32 = 2;
+
+/// The timed frames a plain-remotes row runs at most (see [`RuntimeTool::max_frames`]).
+pub const ROBLOX_MAX_FRAMES: u32 = 20;
 
 /// The runtime benches, in the seed page's order.
 pub const RUNTIME_BENCHES: [&str; 5] = ["Booleans", "Entities", "BooleansRandom", "EntitiesRandom", "Tiny"];
@@ -33,18 +37,26 @@ pub enum RuntimeTool {
     Blink,
     /// The hand-written floor in `benchmark/handwritten/`.
     Handwritten,
+    /// Blink 0.18, its own compiler run from source on `definitions/Definition.upstream.blink`.
+    Upstream,
     /// Plain Roblox remotes: one `FireServer` per event, no buffer.
     Roblox,
 }
 
 impl RuntimeTool {
-    pub const ALL: [RuntimeTool; 3] = [RuntimeTool::Blink, RuntimeTool::Handwritten, RuntimeTool::Roblox];
+    pub const ALL: [RuntimeTool; 4] = [
+        RuntimeTool::Blink,
+        RuntimeTool::Upstream,
+        RuntimeTool::Handwritten,
+        RuntimeTool::Roblox,
+    ];
 
     /// The name `--tools` takes.
     pub fn key(self) -> &'static str {
         match self {
             RuntimeTool::Blink => "blink",
             RuntimeTool::Handwritten => "handwritten",
+            RuntimeTool::Upstream => "upstream",
             RuntimeTool::Roblox => "roblox",
         }
     }
@@ -54,7 +66,18 @@ impl RuntimeTool {
         match self {
             RuntimeTool::Blink => "BlinkBlox",
             RuntimeTool::Handwritten => "Hand-written",
+            RuntimeTool::Upstream => "Blink",
             RuntimeTool::Roblox => "Roblox remotes",
+        }
+    }
+
+    /// The most timed frames a row of this tool runs. Plain remotes pass every value through
+    /// the mock's network one call at a time (about a second a frame), so their rows are
+    /// capped to keep a full run in minutes.
+    pub fn max_frames(self) -> Option<u32> {
+        match self {
+            RuntimeTool::Roblox => Some(ROBLOX_MAX_FRAMES),
+            RuntimeTool::Blink | RuntimeTool::Handwritten | RuntimeTool::Upstream => None,
         }
     }
 
@@ -105,6 +128,8 @@ pub struct RowFigures {
     pub bytes_per_event: f64,
     /// Remote calls a frame.
     pub calls_per_frame: f64,
+    /// The frames timed.
+    pub frames: u32,
 }
 
 /// One (bench, tool, mode) row: its figures, or why it could not run.
@@ -126,6 +151,8 @@ pub struct Harness {
     handwritten_client: String,
     /// BlinkBlox's generated modules (server, client).
     blink: (String, String),
+    /// Blink's, or why there are none.
+    upstream: Result<(String, String), String>,
 }
 
 fn read(path: &Path) -> Result<String, BenchError> {
@@ -135,8 +162,9 @@ fn read(path: &Path) -> Result<String, BenchError> {
 }
 
 impl Harness {
-    /// Reads the harness and compiles `definitions/Definition.blink` with this checkout.
-    pub fn load(bench_dir: &Path) -> Result<Harness, BenchError> {
+    /// Reads the harness and compiles `definitions/Definition.blink` with this checkout, and
+    /// `definitions/Definition.upstream.blink` with Blink's compiler in `upstream_dir` when given.
+    pub fn load(bench_dir: &Path, upstream_dir: Option<&Path>) -> Result<Harness, BenchError> {
         let harness = bench_dir.join("harness");
         let mut adapters = Vec::new();
         for tool in RuntimeTool::ALL {
@@ -151,6 +179,10 @@ impl Harness {
             handwritten_server: read(&handwritten.join("Server.luau"))?,
             handwritten_client: read(&handwritten.join("Client.luau"))?,
             blink: compile_definition(&definition_path(bench_dir))?,
+            upstream: match upstream_dir {
+                Some(dir) => compile_with_upstream(bench_dir, dir).map_err(|err| err.to_string()),
+                None => Err("Blink's source was not given".to_string()),
+            },
         })
     }
 
@@ -162,13 +194,33 @@ impl Harness {
     }
 
     /// The Server and Client modules a tool runs, if it has any.
-    fn modules(&self, tool: RuntimeTool) -> Option<(&str, &str)> {
-        match tool {
+    fn modules(&self, tool: RuntimeTool) -> Result<Option<(&str, &str)>, String> {
+        Ok(match tool {
             RuntimeTool::Blink => Some((&self.blink.0, &self.blink.1)),
             RuntimeTool::Handwritten => Some((&self.handwritten_server, &self.handwritten_client)),
+            RuntimeTool::Upstream => match &self.upstream {
+                Ok((server, client)) => Some((server, client)),
+                Err(err) => return Err(err.clone()),
+            },
             RuntimeTool::Roblox => None,
-        }
+        })
     }
+
+    /// Blink's generated modules, when its compiler ran.
+    pub fn upstream_modules(&self) -> Option<&(String, String)> {
+        self.upstream.as_ref().ok()
+    }
+
+    /// BlinkBlox's generated modules.
+    pub fn blink_modules(&self) -> &(String, String) {
+        &self.blink
+    }
+}
+
+fn compile_with_upstream(bench_dir: &Path, dir: &Path) -> Result<(String, String), BenchError> {
+    let driver = read(&bench_dir.join("harness").join("upstream.luau"))?;
+    let schema = read(&bench_dir.join("definitions").join("Definition.upstream.blink"))?;
+    compile_upstream(dir, &driver, &schema)
 }
 
 /// `benchmark/definitions/Definition.blink`.
@@ -217,6 +269,7 @@ pub fn event_of(bench: &str) -> &str {
 
 /// Runs one row in a fresh simulation: `frames` timed frames after [`WARMUP_FRAMES`].
 pub fn run_row(harness: &Harness, bench: &'static str, tool: RuntimeTool, mode: Mode, frames: u32) -> RuntimeRow {
+    let frames = tool.max_frames().map_or(frames, |most| frames.min(most));
     let outcome = measure(harness, bench, tool, mode, frames).map_err(|err| err.to_string());
     RuntimeRow {
         bench,
@@ -233,7 +286,7 @@ fn lua_error(context: &str) -> impl Fn(mlua::Error) -> String + '_ {
 fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames: u32) -> Result<RowFigures, String> {
     let event = event_of(bench);
     let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
-    let modules = harness.modules(tool);
+    let modules = harness.modules(tool)?;
     {
         let server = sim.server();
         let setup = lua_error("server set-up");
@@ -310,6 +363,7 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
         decode: stats(&decodes)?,
         bytes_per_event: bytes as f64 / events,
         calls_per_frame: calls as f64 / f64::from(frames),
+        frames,
     })
 }
 

@@ -1,8 +1,8 @@
 //! `blinkblox bench [NAME…] [--download] [--update] [--run] [--tools a,b] [--frames N]
 //! [--native|--interpreted] [--local] [--registry-url URL] [--github-url URL] [--source NAME=PATH]…`
 //!
-//! This version fetches the competitors (`--download`, `--update`); running the benchmarks is
-//! the harness's job, which is not built yet, and asking for it says so and exits 1.
+//! `--download`/`--update` fetch the competitors; `--run` (the default without them) runs the
+//! Luau harness and writes benchmark/Benchmarks.md; both together download, then run.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -12,6 +12,13 @@ use crate::bench::BenchError;
 use crate::bench::download::HttpOptions;
 use crate::bench::install::{self, DownloadOptions, Outcome};
 use crate::bench::resolve::Endpoints;
+use crate::bench::place::{build_place, run_in_studio};
+use crate::bench::run_suite::{SuiteOptions, run_suite};
+use crate::bench::run_upstream::upstream_dir;
+use crate::runtime::Mode;
+
+/// Timed frames a runtime row runs by default, as on the seed page.
+const DEFAULT_FRAMES: u32 = 200;
 use crate::cli::EXIT_USER_ERROR;
 
 /// Download, patch and run every competitor; write benchmark/Benchmarks.md.
@@ -26,8 +33,7 @@ pub struct BenchArgs {
     /// Resolve every tool again, ignoring the lock, and rewrite it (implies --download).
     #[arg(long)]
     pub update: bool,
-    /// Run the benchmarks and write benchmark/Benchmarks.md (the default without --download; not built yet in
-    /// this version).
+    /// Run the benchmarks and write benchmark/Benchmarks.md (the default without --download).
     #[arg(long)]
     pub run: bool,
     /// Only these tools, comma-separated (e.g. `--tools blink,zap`).
@@ -62,6 +68,15 @@ pub struct BenchArgs {
     /// [env: BLINKBLOX_BENCH_RETRIES] [default: 3].
     #[arg(long, value_name = "N")]
     pub retries: Option<u32>,
+    /// Build a Roblox place holding the harness, the generated modules and every downloaded tool.
+    #[arg(long, value_name = "OUT.rbxl")]
+    pub place: Option<PathBuf>,
+    /// Build the place (benchmark/Benchmark.rbxl unless --place) and run it in Studio through run-in-roblox.
+    #[arg(long)]
+    pub studio: bool,
+    /// Write the report here instead of benchmark/Benchmarks.md.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// The benchmark folder (default: `benchmark/` in this folder or the nearest one above holding
     /// benchmark/tools.toml).
     #[arg(long, value_name = "DIR")]
@@ -78,31 +93,133 @@ fn parse_source(text: &str) -> Result<(String, PathBuf), String> {
 }
 
 pub fn run(args: BenchArgs) -> ExitCode {
+    let wants_place = args.place.is_some() || args.studio;
     let wants_run = args.run
-        || !(args.download || args.update)
+        || !(args.download || args.update || wants_place)
         || !args.names.is_empty()
         || args.frames.is_some()
         || args.native
         || args.interpreted
         || args.local;
-    if wants_run {
+    let wants_download = args.download || args.update;
+    if wants_download && wants_run {
         // Checked before downloading so that nothing is fetched for a run that cannot happen.
-        eprintln!(
-            "error: running the benchmarks is not built yet in this version of blinkblox \
-             (--run, bench names, --frames, --native, --interpreted and --local need the Luau harness)"
-        );
-        eprintln!(
-            "  help: `blinkblox bench --download` fetches, verifies and patches the tools; nothing was downloaded"
-        );
-        return ExitCode::from(EXIT_USER_ERROR);
+        if let Err(err) = find_bench_dir(args.bench_dir.as_deref()).and_then(|dir| check_harness(&dir)) {
+            eprintln!("error: {err}");
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
     }
-    match download(&args) {
+    if wants_download {
+        match download(&args) {
+            Ok(code) if code == ExitCode::SUCCESS => {}
+            Ok(code) => return code,
+            Err(err) => {
+                eprintln!("error: {err}");
+                return ExitCode::from(EXIT_USER_ERROR);
+            }
+        }
+        if !wants_run && !wants_place {
+            return ExitCode::SUCCESS;
+        }
+    }
+    if wants_place {
+        if let Err(err) = place(&args) {
+            eprintln!("error: {err}");
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
+        if !wants_run {
+            return ExitCode::SUCCESS;
+        }
+    }
+    match run_benchmarks(&args) {
         Ok(code) => code,
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(EXIT_USER_ERROR)
         }
     }
+}
+
+/// `--place` / `--studio`: build the place, and run it when asked.
+fn place(args: &BenchArgs) -> Result<(), BenchError> {
+    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
+    check_harness(&bench_dir)?;
+    let out = args.place.clone().unwrap_or_else(|| bench_dir.join("Benchmark.rbxl"));
+    let upstream = upstream_dir(&bench_dir, &args.sources);
+    let summary = build_place(&bench_dir, &upstream, &out)?;
+    for note in &summary.notes {
+        eprintln!("{:>12} {note}", "Note");
+    }
+    eprintln!(
+        "{:>12} {} with {}",
+        "Wrote",
+        summary.path.display(),
+        summary.tools.join(", ")
+    );
+    if args.studio {
+        run_in_studio(&summary.path)?;
+    }
+    Ok(())
+}
+
+/// The harness files `--run` needs are in the benchmark folder.
+fn check_harness(bench_dir: &Path) -> Result<(), BenchError> {
+    for file in ["harness/client.luau", "harness/server.luau", "definitions/Definition.blink"] {
+        let path = bench_dir.join(file);
+        if !path.is_file() {
+            return Err(BenchError::new(format!(
+                "the benchmark harness is missing `{}`; nothing was downloaded",
+                path.display()
+            ))
+            .with_help("run `blinkblox bench` in a BlinkBlox checkout (benchmark/ holds the harness), or pass --bench-dir"));
+        }
+    }
+    Ok(())
+}
+
+fn run_benchmarks(args: &BenchArgs) -> Result<ExitCode, BenchError> {
+    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
+    check_harness(&bench_dir)?;
+    let modes = if args.native {
+        vec![Mode::Native]
+    } else if args.interpreted {
+        vec![Mode::Interpreted]
+    } else {
+        vec![Mode::Interpreted, Mode::Native]
+    };
+    let command = std::iter::once("blinkblox".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let options = SuiteOptions {
+        bench_dir,
+        names: args.names.clone(),
+        tools: args
+            .tools
+            .iter()
+            .map(|name| name.trim().to_string())
+            .filter(|name| !name.is_empty())
+            .collect(),
+        frames: args.frames.unwrap_or(DEFAULT_FRAMES),
+        modes,
+        command,
+        output: args.output.clone(),
+        sources: args.sources.clone(),
+    };
+    let outcome = run_suite(&options)?;
+    eprintln!(
+        "{:>12} {} runtime row(s), {} compiler row(s), {} failed; wrote {}",
+        "Finished",
+        outcome.runtime.len(),
+        outcome.compiler.len(),
+        outcome.failed_rows,
+        outcome.report_path.display()
+    );
+    Ok(if outcome.failed_rows == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_USER_ERROR)
+    })
 }
 
 fn download(args: &BenchArgs) -> Result<ExitCode, BenchError> {

@@ -1,8 +1,10 @@
 //! `blinkblox compile FILE`: Blink's single-file workflow. The schema's own
 //! `ServerOutput`, `ClientOutput` and `TypesOutput` options say where the modules go,
 //! relative to the schema file; `.luau` is appended as Blink does (unless the path
-//! already ends in `.luau` or `.lua`), and missing folders are created. A schema with
-//! errors prints its diagnostics and writes nothing.
+//! already ends in `.luau` or `.lua`), and missing folders are created. With
+//! `Typescript = true` a `.d.ts` goes next to each Luau output, named as Blink names it
+//! (`Server.luau` → `Server.d.ts`, `init.luau` → `index.d.ts`). A schema with errors
+//! prints its diagnostics and writes nothing.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -83,11 +85,25 @@ pub fn run(args: CompileArgs) -> ExitCode {
     if let Some(types) = &options.types_output {
         destinations.push((OutputKind::Types, output_path(&base, types)));
     }
+    if options.typescript {
+        let declarations: Vec<(OutputKind, PathBuf)> = destinations
+            .iter()
+            .map(|(kind, path)| {
+                let dts = match kind {
+                    OutputKind::Server => OutputKind::ServerDts,
+                    OutputKind::Client => OutputKind::ClientDts,
+                    _ => OutputKind::TypesDts,
+                };
+                (dts, declaration_path(path))
+            })
+            .collect();
+        destinations.extend(declarations);
+    }
     let files = generate(
         &schema,
         Targets {
             types: options.types_output.is_some(),
-            typescript: false,
+            typescript: options.typescript,
         },
     );
 
@@ -107,12 +123,6 @@ pub fn run(args: CompileArgs) -> ExitCode {
             println!("wrote {}", path.display());
         }
     }
-    if options.typescript {
-        let _ = writeln!(
-            err,
-            "warning: `Typescript = true`: .d.ts output is not generated yet; the Luau modules were written"
-        );
-    }
     ExitCode::SUCCESS
 }
 
@@ -127,6 +137,17 @@ pub fn output_path(base: &Path, option: &str) -> PathBuf {
         path.set_file_name(name);
     }
     path
+}
+
+/// The `.d.ts` next to a Luau output, as Blink names it: the `.luau`/`.lua` extension
+/// replaced, and `init` (a folder's module) declared as `index` for roblox-ts.
+pub fn declaration_path(luau: &Path) -> PathBuf {
+    let stem = luau
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = if stem == "init" { "index".to_string() } else { stem };
+    luau.with_file_name(format!("{stem}.d.ts"))
 }
 
 fn write_file(path: &Path, contents: &str) -> std::io::Result<()> {
@@ -146,5 +167,18 @@ mod tests {
         assert_eq!(output_path(base, "../out/Server"), Path::new("net/../out/Server.luau"));
         assert_eq!(output_path(base, "client.luau"), Path::new("net/client.luau"));
         assert_eq!(output_path(base, "shared/init"), Path::new("net/shared/init.luau"));
+    }
+
+    #[test]
+    fn declarations_sit_next_to_their_module() {
+        assert_eq!(
+            declaration_path(Path::new("net/Server.luau")),
+            Path::new("net/Server.d.ts")
+        );
+        assert_eq!(
+            declaration_path(Path::new("net/shared/init.luau")),
+            Path::new("net/shared/index.d.ts")
+        );
+        assert_eq!(declaration_path(Path::new("client.lua")), Path::new("client.d.ts"));
     }
 }

@@ -28,8 +28,16 @@
 //! `FireAllClients` after the personal batches. A personal batch written after
 //! broadcast records carries markers (a third argument: u32 pairs of positions in
 //! both streams) and the client interleaves the two packets, so every player sees the
-//! server's fire order. `FireList`/`FireExcept` serialize once and copy the record into
-//! each listed player's batch. Unreliable events are one remote call each.
+//! server's fire order. `FireExcept` serializes once into the broadcast batch and gives
+//! the excluded player's batch a skip marker (`0xFFFFFFFF`, end, side-array end) that
+//! its client jumps over; `FireList` copies the record into each listed player's batch
+//! while they are at most half the players, and broadcasts with skip markers beyond.
+//! Unreliable events are one remote call each, or with `BatchUnreliable` gathered into
+//! per-player and broadcast unreliable batches sent on the flush (split before a call
+//! would exceed `MaxUnreliableSize`). A client packet holds at most
+//! `MaxEventsPerPacket` records and `MaxPacketSize` bytes: a busy frame goes out in
+//! several calls. Streams (`luau/streams.rs`) serialize on `Set` and are written into
+//! these batches on the flush. User-level guarantees: `docs/generated-modules.md`.
 //!
 //! # Receiving
 //! One pcall per packet (`ReceivePacket`/`DecodeRange` in `runtime/receive.luau`),
@@ -39,6 +47,7 @@
 //! Sync listener's error is reported and decoding resumes after its event.
 
 pub mod luau;
+pub mod typescript;
 
 use crate::schema::model::Schema;
 
@@ -84,7 +93,8 @@ pub struct GeneratedFile {
 /// Generates every requested output for a checked schema, in `OutputKind` order.
 /// Deterministic: the same schema gives the same bytes.
 ///
-/// TypeScript declarations (`targets.typescript`) are not generated yet (issue 4).
+/// With `targets.typescript` or the schema's `Typescript` option, a `.d.ts` follows
+/// each Luau output (`typescript::*_declarations`).
 pub fn generate(schema: &Schema, targets: Targets) -> Vec<GeneratedFile> {
     let mut files = vec![
         GeneratedFile {
@@ -101,6 +111,22 @@ pub fn generate(schema: &Schema, targets: Targets) -> Vec<GeneratedFile> {
             kind: OutputKind::Types,
             contents: luau::types::generate_types_module(schema),
         });
+    }
+    if targets.typescript || schema.options.typescript {
+        files.push(GeneratedFile {
+            kind: OutputKind::ServerDts,
+            contents: typescript::server_declarations(schema),
+        });
+        files.push(GeneratedFile {
+            kind: OutputKind::ClientDts,
+            contents: typescript::client_declarations(schema),
+        });
+        if targets.types {
+            files.push(GeneratedFile {
+                kind: OutputKind::TypesDts,
+                contents: typescript::types_declarations(schema),
+            });
+        }
     }
     files
 }

@@ -241,6 +241,25 @@ pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOu
     };
     let schemas = schemas_from_lockfile(&root, &lock)?;
     let built = build(&spec, &schemas).map_err(|message| package_error(&spec, message))?;
+    // The sync recorded the zip these sources make; any other bytes would mean the build
+    // is not reproducible, and a published package could not be checked against the lock.
+    if let Some(recorded) = &lock.package
+        && (recorded.name != spec.full_name()
+            || recorded.version != spec.version
+            || recorded.sha256 != built.zip_sha256())
+    {
+        return Err(ProjectError::new(format!(
+            "blinkblox.lock records the package {} {} with zip sha256 {}, but the zip built now is {} {} with sha256 {}",
+            recorded.name,
+            recorded.version,
+            recorded.sha256,
+            spec.full_name(),
+            spec.version,
+            built.zip_sha256()
+        ))
+        .with_help("run `blinkblox sync` to refresh the lockfile; if this persists, please report it as a bug")
+        .into());
+    }
     archive::check_size(built.zip.len(), &built.files).map_err(|message| {
         package_error(&spec, message)
             .with_help("split the schemas into several packages, or leave files out with `[package] exclude = [\"…\"]`")

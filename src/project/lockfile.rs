@@ -27,6 +27,9 @@ pub struct Lockfile {
     pub output: String,
     /// The Rojo project file, when the output location was resolved through it.
     pub rojo_project: Option<FileHash>,
+    /// The Wally package `blinkblox package` makes from the outputs, when the manifest has
+    /// a `[package]` table.
+    pub package: Option<LockedPackage>,
     /// Sorted by path.
     pub schemas: Vec<LockedSchema>,
 }
@@ -35,6 +38,15 @@ pub struct Lockfile {
 #[serde(deny_unknown_fields)]
 pub struct FileHash {
     pub path: String,
+    pub sha256: String,
+}
+
+/// The package zip: its Wally name and version, and the sha256 of the zip's bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedPackage {
+    pub name: String,
+    pub version: String,
     pub sha256: String,
 }
 
@@ -64,6 +76,7 @@ struct RawLockfile {
     manifest: String,
     output: String,
     rojo_project: Option<FileHash>,
+    package: Option<LockedPackage>,
     #[serde(default)]
     schema: Vec<LockedSchema>,
 }
@@ -123,6 +136,7 @@ impl Lockfile {
             manifest: raw.manifest,
             output: raw.output,
             rojo_project: raw.rojo_project,
+            package: raw.package,
             schemas: raw.schema,
         })
     }
@@ -142,6 +156,14 @@ impl Lockfile {
                 "rojo-project = {{ path = {}, sha256 = {} }}\n",
                 quote(&project.path),
                 quote(&project.sha256)
+            ));
+        }
+        if let Some(package) = &self.package {
+            out.push_str(&format!(
+                "package = {{ name = {}, version = {}, sha256 = {} }}\n",
+                quote(&package.name),
+                quote(&package.version),
+                quote(&package.sha256)
             ));
         }
         let mut schemas: Vec<&LockedSchema> = self.schemas.iter().collect();
@@ -200,6 +222,11 @@ mod tests {
             rojo_project: Some(FileHash {
                 path: "default.project.json".into(),
                 sha256: content_hash(b"{}"),
+            }),
+            package: Some(LockedPackage {
+                name: "studio/net".into(),
+                version: "0.1.0".into(),
+                sha256: content_hash(b"zip"),
             }),
             schemas: vec![LockedSchema {
                 path: "net/combat.blink".into(),

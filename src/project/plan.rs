@@ -176,6 +176,9 @@ fn lock_differences(old: &Lockfile, new: &Lockfile) -> Vec<String> {
     if old.manifest != new.manifest {
         out.push("`blinkblox.toml` changed".to_string());
     }
+    if old.package != new.package {
+        out.push("the Wally package (`[package]` or its modules) changed".to_string());
+    }
     if old.output != new.output {
         out.push(format!(
             "the output folder moved from `{}` to `{}`",

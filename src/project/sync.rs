@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::codegen::{self, Targets};
 use crate::diagnostics::Diagnostic;
-use crate::project::lockfile::{self, FileHash, LockedSchema, Lockfile};
+use crate::project::lockfile::{self, FileHash, LockedPackage, LockedSchema, Lockfile};
 use crate::project::manifest::{Manifest, OutputLocation};
 use crate::project::plan::{OutputFile, locked_problems, plan};
 use crate::project::rojo::{self, RojoProject};
@@ -232,7 +232,7 @@ fn sync(
         });
     }
 
-    let (lock, files) = build_lockfile(&project, compiled);
+    let (lock, files) = build_lockfile(&project, compiled)?;
     let plan = plan(&project, previous.as_ref(), &lock, files)?;
     let lock_text = lock.render();
     // A CRLF checkout of the same lockfile is the same lockfile.
@@ -425,21 +425,31 @@ fn build(
     (locked, files)
 }
 
-fn build_lockfile(project: &Project, compiled: Vec<Compiled>) -> (Lockfile, Vec<OutputFile>) {
+/// The new lockfile and every file to write. With a `[package]` table the Wally package's
+/// hash is recorded too, so `--locked` notices a package change (a `[package]` Wally would
+/// reject is an error, like any bad manifest value).
+fn build_lockfile(project: &Project, compiled: Vec<Compiled>) -> Result<(Lockfile, Vec<OutputFile>), ProjectError> {
     let mut files = Vec::new();
     let mut schemas = Vec::new();
     for (locked, outputs) in compiled.into_iter().filter_map(|item| item.built) {
         schemas.push(locked);
         files.extend(outputs);
     }
+    let package =
+        crate::package::record_for_sync(&project.manifest, &project.output_dir, &files)?.map(|record| LockedPackage {
+            name: record.name,
+            version: record.version,
+            sha256: record.sha256,
+        });
     let lock = Lockfile {
         compiler: lockfile::compiler_version(),
         manifest: lockfile::content_hash(project.manifest.text.as_bytes()),
         output: project.rel(&project.output_dir),
         rojo_project: project.locked_project_file(),
+        package,
         schemas,
     };
-    (lock, files)
+    Ok((lock, files))
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 use crate::schema::model::{EventDecl, FunctionDecl, Reliability, Schema, Side, YieldMode};
 
 use super::builder::CodeBuilder;
-use super::module::{ApiItem, CLIENT, EXPORTED, ModuleGen, describe, payload_params, typed_params};
+use super::module::{
+    ApiItem, CLIENT, EXPORTED, ModuleGen, SEND_CLIENT, STREAMS_RECEIVE, describe, payload_params, typed_params,
+};
 use super::naming::string_literal;
 use super::server::{emit_scope_guard, remote_names};
 use super::types::payload_types;
@@ -30,6 +32,7 @@ pub fn generate(schema: &Schema) -> String {
         let (real, noop) = invoke_members(&mg, function);
         mg.api.add(&function.scope, &function.name, real, noop);
     }
+    super::streams::emit_streams(&mut mg, &mut body);
     mg.api.entries.insert(
         0,
         (
@@ -48,6 +51,10 @@ pub fn generate(schema: &Schema) -> String {
         schema.options.client_flush_rate
     ));
     out.raw(CLIENT);
+    out.line("");
+    out.raw(STREAMS_RECEIVE);
+    out.line("");
+    out.raw(SEND_CLIENT);
     out.line("");
     out.raw(EXPORTED);
     out.line("");
@@ -82,7 +89,12 @@ fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<Stri
             b.line("BeginScratch()");
             mg.emit_record(&mut b, event.reliability, event.index, &[], &params);
             b.line("EndScratch()");
-            b.line("SendScratchUnreliable()");
+            // BatchUnreliable: into the frame's unreliable batch, one FireServer a flush.
+            b.line(if mg.schema.options.batch_unreliable {
+                "BatchScratchUnreliable()"
+            } else {
+                "SendScratchUnreliable()"
+            });
         }
     }
     b.close("end,");

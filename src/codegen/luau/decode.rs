@@ -3,11 +3,12 @@
 //! down to runs of eight, reads its payload and hands it to the listeners as the
 //! event's Call mode says.
 
-use crate::schema::model::{CallMode, EventDecl, FunctionDecl, Reliability, Side};
+use crate::schema::model::{CallMode, EventDecl, FunctionDecl, Reliability, Side, StreamDecl};
 
 use super::ValuePath;
 use super::builder::CodeBuilder;
 use super::module::{ModuleGen, Param, channel_name, describe, payload_params};
+use super::read;
 use super::types::luau_type;
 
 /// Channels with more receivable declarations than this decode through one reader
@@ -22,6 +23,8 @@ pub enum Received<'a> {
     Request(&'a FunctionDecl),
     /// Client: the server's answer.
     Response(&'a FunctionDecl),
+    /// A stream the other side sends (streams.rs keeps its state).
+    Stream(&'a StreamDecl),
 }
 
 impl Received<'_> {
@@ -29,6 +32,7 @@ impl Received<'_> {
         match self {
             Received::Event(e) => e.index,
             Received::Request(f) | Received::Response(f) => f.index,
+            Received::Stream(s) => s.index,
         }
     }
 }
@@ -55,6 +59,13 @@ impl<'a> ModuleGen<'a> {
                 });
             }
         }
+        out.extend(
+            schema
+                .streams
+                .iter()
+                .filter(|s| s.from == other && s.reliability == reliability)
+                .map(Received::Stream),
+        );
         out.sort_by_key(|r| r.index());
         out
     }
@@ -77,6 +88,11 @@ impl<'a> ModuleGen<'a> {
         b.line("local B = RecvBuffer");
         b.line("local Size = RecvSize");
         b.open("while RecvCursor < Size do");
+        if with_player && read::decode_checks_enabled() {
+            // MaxEventsPerPacket: the record past the limit ends the packet.
+            b.line("RecvEventsLeft -= 1");
+            b.line("if RecvEventsLeft < 0 then TooManyEvents() end");
+        }
         if self.index_bytes(reliability) == 2 {
             b.line("local Index = buffer.readu16(B, RecvCursor)");
             b.line("RecvCursor += 2");
@@ -85,7 +101,7 @@ impl<'a> ModuleGen<'a> {
             b.line("RecvCursor += 1");
         }
         if leaves.is_empty() {
-            b.line("error(\"unknown event index\", 0)");
+            b.line("UnknownIndex(Index)");
         } else {
             emit_dispatch(b, &leaves);
         }
@@ -126,6 +142,20 @@ impl<'a> ModuleGen<'a> {
                 let params = payload_params(&function.data);
                 let values = self.read_values(leaf, &params, inline, outer, &format!("Q{}", function.index));
                 let slot = function.index as u32 + 1;
+                // A player with MAX_PENDING_INVOCATIONS waiting is answered "failed"
+                // at once (so an honest caller's Invoke ends) and the handler is not run.
+                leaf.open("if not BeginInvocation(Player) then");
+                leaf.line("BeginScratch()");
+                self.emit_record(
+                    leaf,
+                    Reliability::Reliable,
+                    function.index,
+                    &[(2, "CallId".into()), (1, "0".into())],
+                    &[],
+                );
+                leaf.line("EndScratch()");
+                leaf.line("CopyScratchTo(Player)");
+                leaf.middle("else");
                 let mut args = vec!["CallId".to_string(), "Listener".to_string()];
                 args.extend(values.iter().cloned());
                 leaf.line(format!("local Listener = FunctionListeners[{slot}]"));
@@ -139,6 +169,17 @@ impl<'a> ModuleGen<'a> {
                     packed.join(", ")
                 ));
                 leaf.close("end");
+                leaf.close("end");
+            }
+            Received::Stream(stream) => {
+                leaf.line(format!("-- {} (stream)", describe(&stream.scope, &stream.name)));
+                let params = [Param {
+                    name: "Value".into(),
+                    ty: &stream.data,
+                }];
+                let reader = format!("S{}", super::streams::stream_key(stream));
+                let values = self.read_values(leaf, &params, inline, outer, &reader);
+                super::streams::emit_receive(leaf, stream, with_player, &values[0]);
             }
             Received::Response(function) => {
                 leaf.line(format!("-- {} (response)", describe(&function.scope, &function.name)));
@@ -216,7 +257,7 @@ fn emit_dispatch(b: &mut CodeBuilder, leaves: &[(u16, String)]) {
             b.raw(code);
         }
         b.middle("else");
-        b.line("error(\"unknown event index\", 0)");
+        b.line("UnknownIndex(Index)");
         b.close("end");
         return;
     }
@@ -309,7 +350,7 @@ mod tests {
         let text = dispatch_text(8);
         assert!(!text.contains("Index <"), "{text}");
         assert_eq!(text.matches("Index ==").count(), 8);
-        assert!(text.contains("else\n\terror(\"unknown event index\", 0)"), "{text}");
+        assert!(text.contains("else\n\tUnknownIndex(Index)"), "{text}");
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod module;
 pub mod naming;
 pub mod read;
 pub mod server;
+pub mod streams;
 pub mod types;
 pub mod write;
 

@@ -15,6 +15,9 @@ pub const PRELUDE: &str = include_str!("../runtime/prelude.luau");
 pub const RECEIVE: &str = include_str!("../runtime/receive.luau");
 pub const SERVER: &str = include_str!("../runtime/server.luau");
 pub const CLIENT: &str = include_str!("../runtime/client.luau");
+pub const SEND_SERVER: &str = include_str!("../runtime/send_server.luau");
+pub const SEND_CLIENT: &str = include_str!("../runtime/send_client.luau");
+pub const STREAMS_RECEIVE: &str = include_str!("../runtime/streams_receive.luau");
 pub const STANDALONE: &str = include_str!("../runtime/standalone.luau");
 pub const EXPORTED: &str = include_str!("../runtime/exported.luau");
 
@@ -218,9 +221,14 @@ impl<'a> ModuleGen<'a> {
         params: &[Param],
     ) {
         b.line("if RecordOpen then CloseFailedRecord() end");
+        // A full packet goes now (MaxEventsPerPacket, send_client.luau).
+        b.line("if ClientRecords >= MAX_EVENTS_PER_PACKET then SendClientBatch() end");
         b.line("RecordOpen, RecordCursor, RecordInstances = true, SendCursor, SendInstanceCount");
         self.emit_record(b, reliability, index, header, params);
         b.line("RecordOpen = false");
+        b.line("ClientRecords += 1");
+        // Past MaxPacketSize: what came before this record goes now.
+        b.line("if SendCursor > MAX_PACKET_SIZE then SplitClientBatch() end");
     }
 
     /// Writes `[index][extra header bytes][payload]` into the current batch. `header`
@@ -347,6 +355,18 @@ impl<'a> ModuleGen<'a> {
             "local MAX_UNRELIABLE_SIZE = {}",
             self.schema.options.max_unreliable_size
         ));
+        // Limits on packets from clients (read by `ReceiveFromClient`, server side).
+        let options = &self.schema.options;
+        b.line(format!("local MAX_PACKET_SIZE = {}", options.max_packet_size));
+        b.line(format!(
+            "local MAX_EVENTS_PER_PACKET = {}",
+            options.max_events_per_packet
+        ));
+        b.line(format!(
+            "local INBOUND_BYTES_PER_SECOND = {}",
+            options.inbound_bytes_per_second
+        ));
+        b.line(format!("local INBOUND_BURST = {}", options.inbound_burst));
         b.raw(PRELUDE);
         b.line("");
         b.line(format!(

@@ -23,6 +23,10 @@ pub struct Members {
     pub read: &'static str,
     pub write: &'static str,
     pub step_replication: &'static str,
+    /// Server: connects the drop hook (packets a client sent that failed the checks).
+    pub on_drop: &'static str,
+    /// Server: a player's drop counts by reason.
+    pub get_drop_counts: &'static str,
 }
 
 impl Members {
@@ -39,6 +43,8 @@ impl Members {
             read: casing.pick("Read", "read", "read"),
             write: casing.pick("Write", "write", "write"),
             step_replication: casing.pick("StepReplication", "stepReplication", "step_replication"),
+            on_drop: casing.pick("OnDrop", "onDrop", "on_drop"),
+            get_drop_counts: casing.pick("GetDropCounts", "getDropCounts", "get_drop_counts"),
         }
     }
 }

@@ -14,12 +14,40 @@
 
 use crate::schema::model::{BitKind, LengthRange, NumberKind, NumberRange, Schema, StructType, Type, TypeKind};
 
+use std::cell::Cell;
+
 use super::builder::CodeBuilder;
 use super::check::range_condition;
 use super::naming::{string_literal, table_key};
 use super::write::{offset_plus, tag_bytes};
 use super::{Lookups, ValuePath, resolve};
 use crate::schema::wire::optional_has_flag;
+
+thread_local! {
+    static DECODE_CHECKS_OFF: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Measurement only (the hardening benchmark): runs `generate` with the receive-side
+/// checks left out of the decoders and the server's remotes entering through the plain
+/// `ReceivePacket` (no size, byte budget or event count), so the price of the checks
+/// can be measured. Never used to produce modules for a game.
+#[doc(hidden)]
+pub fn without_decode_checks<R>(generate: impl FnOnce() -> R) -> R {
+    struct Restore;
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DECODE_CHECKS_OFF.set(false);
+        }
+    }
+    DECODE_CHECKS_OFF.set(true);
+    let _restore = Restore;
+    generate()
+}
+
+/// False only inside [`without_decode_checks`].
+pub fn decode_checks_enabled() -> bool {
+    !DECODE_CHECKS_OFF.get()
+}
 
 pub fn read_number_call(kind: NumberKind, offset: &str) -> String {
     match kind {
@@ -51,6 +79,13 @@ pub struct Reader<'a> {
 impl Reader<'_> {
     fn fail(&self, path: &ValuePath, problem: &str) -> String {
         format!("error({}, 0)", string_literal(&format!("{}: {problem}", path.text())))
+    }
+
+    /// Emits a check line, unless the checks are compiled out for a measurement.
+    fn guard(&mut self, line: String) {
+        if decode_checks_enabled() {
+            self.b.line(line);
+        }
     }
 
     /// A fresh local with a type annotation (tables filled after they are made).
@@ -101,7 +136,7 @@ impl Reader<'_> {
             }
             TypeKind::Buffer { length } => {
                 let len = self.read_length(length, path);
-                self.b.line(format!("NeedBytes({len})"));
+                self.guard(format!("NeedBytes({len})"));
                 let data = self.local("Data", &format!("buffer.create({len})"));
                 self.b.line(format!("buffer.copy({data}, 0, B, RecvCursor, {len})"));
                 self.b.line(format!("RecvCursor += {len}"));
@@ -181,7 +216,7 @@ impl Reader<'_> {
         }
         if !conditions.is_empty() {
             let fail = self.fail(path, "length out of bounds");
-            self.b.line(format!("if {} then {fail} end", conditions.join(" or ")));
+            self.guard(format!("if {} then {fail} end", conditions.join(" or ")));
         }
         len
     }
@@ -190,15 +225,15 @@ impl Reader<'_> {
     /// side-array slot); an item of no size at all is capped by the packet's size.
     fn guard_count(&mut self, count: &str, item_min: u32, uses_instances: bool, path: &ValuePath) {
         if item_min > 0 {
-            self.b.line(format!("NeedBytes({count} * {item_min})"));
+            self.guard(format!("NeedBytes({count} * {item_min})"));
         } else if uses_instances {
             let fail = self.fail(path, "more items than Instances sent");
-            self.b.line(format!(
+            self.guard(format!(
                 "if {count} > #RecvInstances - RecvInstanceCursor then {fail} end"
             ));
         } else {
             let fail = self.fail(path, "length out of bounds");
-            self.b.line(format!("if {count} > RecvSize then {fail} end"));
+            self.guard(format!("if {count} > RecvSize then {fail} end"));
         }
     }
 
@@ -208,7 +243,7 @@ impl Reader<'_> {
         let len = self.read_length(length, path);
         let item_path = path.element("");
         if matches!(element.kind, TypeKind::Boolean) {
-            self.b.line(format!("NeedBytes(({len} + 7) // 8)"));
+            self.guard(format!("NeedBytes(({len} + 7) // 8)"));
             let offset = self.local("O", "RecvCursor");
             self.b.line(format!("RecvCursor = {offset} + ({len} + 7) // 8"));
             return self.read_packed_booleans(&len, &offset);
@@ -217,7 +252,7 @@ impl Reader<'_> {
         let position = self.b.fresh("I");
         match element.layout.fixed_size {
             Some(size) if size > 0 => {
-                self.b.line(format!("NeedBytes({len} * {size})"));
+                self.guard(format!("NeedBytes({len} * {size})"));
                 let cursor = self.local("P", "RecvCursor");
                 self.b.line(format!("RecvCursor = {cursor} + {len} * {size}"));
                 self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
@@ -386,13 +421,13 @@ impl Reader<'_> {
                     condition.push_str(&format!(" and {value} - {value} == 0"));
                 }
                 let fail = self.fail(path, "number out of range");
-                self.b.line(format!("if not ({condition}) then {fail} end"));
+                self.guard(format!("if not ({condition}) then {fail} end"));
                 return value;
             }
             if !self.allow_non_finite {
                 let value = self.local("N", &expr);
                 let fail = self.fail(path, "number is NaN or infinite");
-                self.b.line(format!("if {value} - {value} ~= 0 then {fail} end"));
+                self.guard(format!("if {value} - {value} ~= 0 then {fail} end"));
                 return value;
             }
             return expr;
@@ -401,7 +436,7 @@ impl Reader<'_> {
             let value = self.local("N", &expr);
             let (bounds, _) = range_condition(range, &value);
             let fail = self.fail(path, "number out of range");
-            self.b.line(format!("if not ({bounds}) then {fail} end"));
+            self.guard(format!("if not ({bounds}) then {fail} end"));
             return value;
         }
         expr
@@ -421,7 +456,7 @@ impl Reader<'_> {
             TypeKind::Boolean => {
                 let byte = self.local("Bool", &format!("buffer.readu8(B, {offset})"));
                 let fail = self.fail(path, "boolean byte is not 0 or 1");
-                self.b.line(format!("if {byte} > 1 then {fail} end"));
+                self.guard(format!("if {byte} > 1 then {fail} end"));
                 format!("{byte} == 1")
             }
             TypeKind::String { length } => {
@@ -447,7 +482,7 @@ impl Reader<'_> {
                 let magnitude_expr = self.local("Magnitude", &format!("vector.magnitude({value})"));
                 let (bounds, _) = range_condition(magnitude, &magnitude_expr);
                 let fail = self.fail(path, "vector magnitude out of range");
-                self.b.line(format!("if not ({bounds}) then {fail} end"));
+                self.guard(format!("if not ({bounds}) then {fail} end"));
                 value
             }
             TypeKind::CFrame { position, rotation } => {
@@ -475,7 +510,7 @@ impl Reader<'_> {
             TypeKind::DateTime | TypeKind::DateTimeMillis => {
                 let stamp = self.local("Stamp", &format!("buffer.readf64(B, {offset})"));
                 let fail = self.fail(path, "timestamp is NaN or infinite");
-                self.b.line(format!("if {stamp} - {stamp} ~= 0 then {fail} end"));
+                self.guard(format!("if {stamp} - {stamp} ~= 0 then {fail} end"));
                 let constructor = if matches!(ty.kind, TypeKind::DateTime) {
                     "DateTime.fromUnixTimestamp"
                 } else {
@@ -487,13 +522,11 @@ impl Reader<'_> {
                 let instance = self.local("Instance", "ReadSlot()");
                 let fail = self.fail(path, "not an Instance of the declared class");
                 match class {
-                    Some(class) => self.b.line(format!(
+                    Some(class) => self.guard(format!(
                         "if typeof({instance}) ~= \"Instance\" or not {instance}:IsA({}) then {fail} end",
                         string_literal(class)
                     )),
-                    None => self
-                        .b
-                        .line(format!("if typeof({instance}) ~= \"Instance\" then {fail} end")),
+                    None => self.guard(format!("if typeof({instance}) ~= \"Instance\" then {fail} end")),
                 }
                 instance
             }
@@ -568,7 +601,7 @@ impl Reader<'_> {
                 let names = self.lookups.enum_names(&unit.variants);
                 let value = self.local("Enum", &format!("{names}[{} + 1]", read_number_call(kind, offset)));
                 let fail = self.fail(path, "unknown enum value");
-                self.b.line(format!("if {value} == nil then {fail} end"));
+                self.guard(format!("if {value} == nil then {fail} end"));
                 value
             }
             TypeKind::Set(set) => {
@@ -581,8 +614,7 @@ impl Reader<'_> {
                     );
                     if flags.len() < 8 {
                         let fail = self.fail(path, "set has undeclared flags");
-                        self.b
-                            .line(format!("if {bits} >= {} then {fail} end", 1u32 << flags.len()));
+                        self.guard(format!("if {bits} >= {} then {fail} end", 1u32 << flags.len()));
                     }
                     for (bit, flag) in flags.iter().enumerate() {
                         entries.push(format!("{} = bit32.btest({bits}, {})", table_key(flag), 1u32 << bit));

@@ -4,7 +4,9 @@
 use crate::schema::model::{EventDecl, FunctionDecl, Reliability, Schema, Side};
 
 use super::builder::CodeBuilder;
-use super::module::{ApiItem, EXPORTED, ModuleGen, Param, SERVER, describe, payload_params, typed_params};
+use super::module::{
+    ApiItem, EXPORTED, ModuleGen, Param, SEND_SERVER, SERVER, STREAMS_RECEIVE, describe, payload_params, typed_params,
+};
 use super::naming::string_literal;
 use super::types::payload_types;
 
@@ -29,6 +31,28 @@ pub fn generate(schema: &Schema) -> String {
         let (real, noop) = on_function_members(&mg, function);
         mg.api.add(&function.scope, &function.name, real, noop);
     }
+    super::streams::emit_streams(&mut mg, &mut body);
+    let m = mg.members;
+    mg.api.entries.insert(
+        0,
+        (
+            m.get_drop_counts.to_string(),
+            ApiItem::Value {
+                real: "GetDropCounts".into(),
+                noop: "function(_Player: Player): { [string]: number } return {} end".into(),
+            },
+        ),
+    );
+    mg.api.entries.insert(
+        0,
+        (
+            m.on_drop.to_string(),
+            ApiItem::Value {
+                real: "function(Hook: (Player: Player, Reason: string, Detail: string) -> ()): () -> () return ConnectMany(DropHooks, 1, Hook, nil, true, false, false) end".into(),
+                noop: "NoopConnect".into(),
+            },
+        ),
+    );
     mg.api.entries.insert(
         0,
         (
@@ -43,6 +67,10 @@ pub fn generate(schema: &Schema) -> String {
     let mut out = CodeBuilder::new();
     mg.emit_preamble(&mut out, "Server module");
     out.raw(SERVER);
+    out.line("");
+    out.raw(STREAMS_RECEIVE);
+    out.line("");
+    out.raw(SEND_SERVER);
     out.line("");
     out.raw(EXPORTED);
     out.line("");
@@ -98,12 +126,32 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
             (
                 m.fire_list,
                 Some("List: { Player }"),
-                Route::Scratch("CopyScratchToList(List)"),
+                Route::Scratch("SendScratchToList(List)"),
             ),
             (
                 m.fire_except,
                 Some("Except: Player"),
-                Route::Scratch("CopyScratchToAllExcept(Except)"),
+                Route::Scratch("BroadcastScratchExcept(Except)"),
+            ),
+        ],
+        // BatchUnreliable: into the frame's unreliable batches, one call per player
+        // (and one FireAllClients) a frame.
+        Reliability::Unreliable if schema.options.batch_unreliable => [
+            (
+                m.fire,
+                Some("Player: Player"),
+                Route::Scratch("BatchScratchUnreliable(Player)"),
+            ),
+            (m.fire_all, None, Route::Scratch("BatchScratchUnreliable(nil)")),
+            (
+                m.fire_list,
+                Some("List: { Player }"),
+                Route::Scratch("BatchScratchUnreliableToList(List)"),
+            ),
+            (
+                m.fire_except,
+                Some("Except: Player"),
+                Route::Scratch("BatchScratchUnreliableToAllExcept(Except)"),
             ),
         ],
         Reliability::Unreliable => [
@@ -194,6 +242,7 @@ fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDe
         results.extend(names.iter().cloned());
     }
     b.line(format!("local {} = pcall(Listener, Player, ...)", results.join(", ")));
+    b.line("EndInvocation(Player)");
     if !names.is_empty() {
         b.line(format!("local Problem: any = {}", names[0]));
     }
@@ -280,15 +329,27 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
         "Unreliable = Remote(\"UnreliableRemoteEvent\", {})",
         string_literal(&unreliable)
     ));
+    // Every packet from a client: size, byte budget, then the decode (receive.luau).
+    let receive = if super::read::decode_checks_enabled() {
+        "ReceiveFromClient"
+    } else {
+        "ReceivePacket"
+    };
     b.open("Reliable.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)");
-    b.line("ReceivePacket(DecodeReliable, Player, Packet, Instances)");
+    b.line(format!("{receive}(DecodeReliable, Player, Packet, Instances)"));
     b.close("end)");
     b.open("Unreliable.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)");
-    b.line("ReceivePacket(DecodeUnreliable, Player, Packet, Instances)");
+    b.line(format!("{receive}(DecodeUnreliable, Player, Packet, Instances)"));
     b.close("end)");
+    // Reliable broadcast streams hand their current value to whoever joins.
+    b.line("Players.PlayerAdded:Connect(StreamJoined)");
     b.open("Players.PlayerRemoving:Connect(function(Player: Player)");
     b.line("PlayerBatches[Player] = nil");
+    b.line("StreamLeft(Player)");
+    b.line("ForgetPlayer(Player)");
     b.close("end)");
+    // The byte budget's clock (receive.luau): Heartbeat time, whatever ManualReplication says.
+    b.line("RunService.Heartbeat:Connect(function(Delta: number) InboundClock += Delta end)");
     if !schema.options.manual_replication {
         b.line("RunService.Heartbeat:Connect(StepReplication)");
     }

@@ -1,0 +1,343 @@
+//! `benchmark/Benchmarks.md`: the tables in the seed page's shape, with the machine, the
+//! versions, the date and the exact command, and nothing but what was measured.
+
+use std::fmt::Write as _;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::bench::run::{EVENTS_PER_FRAME, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
+use crate::bench::run_compiler::{CompilerRow, STAGES};
+use crate::runtime::Mode;
+
+/// The Luau the embedded VM runs (mlua 0.12.2 through luau0-src 0.22.0+luau740).
+pub const LUAU_VERSION: &str = "0.740";
+
+/// Where and how the run was made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunContext {
+    pub command: String,
+    /// `YYYY-MM-DD` (UTC).
+    pub date: String,
+    pub cpu: String,
+    pub os: String,
+    pub frames: u32,
+    pub modes: Vec<Mode>,
+    /// (tool, version and where it came from).
+    pub tools: Vec<(String, String)>,
+    /// (what, why) for everything asked for or listed by the seed page that did not run.
+    pub not_run: Vec<(String, String)>,
+}
+
+/// Everything the report shows.
+pub struct Report<'a> {
+    pub context: &'a RunContext,
+    pub runtime: &'a [RuntimeRow],
+    pub compiler: &'a [CompilerRow],
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`.
+pub fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs() / 86_400) as i64;
+    // Howard Hinnant's days-to-civil conversion.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The CPU model, from /proc/cpuinfo where there is one.
+pub fn cpu_model() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|info| {
+        info.lines()
+            .find(|line| line.starts_with("model name"))
+            .and_then(|line| line.split_once(':'))
+            .map(|(_, value)| value.trim().to_string())
+    });
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match model {
+        Some(model) => format!("{model} ({cores} logical cores available)"),
+        None => format!("unknown {} CPU ({cores} logical cores available)", std::env::consts::ARCH),
+    }
+}
+
+/// The operating system: /etc/os-release's name and the kernel on Linux.
+pub fn os_description() -> String {
+    let pretty = std::fs::read_to_string("/etc/os-release").ok().and_then(|text| {
+        text.lines()
+            .find_map(|line| line.strip_prefix("PRETTY_NAME="))
+            .map(|value| value.trim_matches('"').to_string())
+    });
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .ok()
+        .map(|text| text.trim().to_string());
+    match (pretty, kernel) {
+        (Some(name), Some(kernel)) => format!("{name}, Linux {kernel}, {}", std::env::consts::ARCH),
+        (Some(name), None) => format!("{name}, {}", std::env::consts::ARCH),
+        _ => format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+    }
+}
+
+/// A time in milliseconds, with three decimals under 1 ms and two above, as the seed page.
+fn ms(value: f64) -> String {
+    if value < 1.0 {
+        format!("{value:.3}")
+    } else {
+        format!("{value:.2}")
+    }
+}
+
+fn bytes(value: f64) -> String {
+    if (value - value.round()).abs() < 0.005 {
+        format!("{}", value.round())
+    } else {
+        format!("{value:.1}")
+    }
+}
+
+impl Report<'_> {
+    fn row(&self, bench: &str, tool: RuntimeTool, mode: Mode) -> Option<&RuntimeRow> {
+        self.runtime
+            .iter()
+            .find(|row| row.bench == bench && row.tool == tool && row.mode == mode)
+    }
+
+    /// Benches and tools in the order they ran.
+    fn benches_and_tools(&self) -> (Vec<&'static str>, Vec<RuntimeTool>) {
+        let (mut benches, mut tools) = (Vec::new(), Vec::new());
+        for row in self.runtime {
+            if !benches.contains(&row.bench) {
+                benches.push(row.bench);
+            }
+            if !tools.contains(&row.tool) {
+                tools.push(row.tool);
+            }
+        }
+        (benches, tools)
+    }
+
+    fn cell(&self, bench: &str, tool: RuntimeTool, mode: Mode, pick: impl Fn(&Stats) -> f64, send: bool) -> String {
+        match self.row(bench, tool, mode).map(|row| &row.outcome) {
+            None => "–".to_string(),
+            Some(Err(_)) => "failed".to_string(),
+            Some(Ok(figures)) => ms(pick(if send { &figures.send } else { &figures.decode })),
+        }
+    }
+
+    fn bytes_cell(&self, bench: &str, tool: RuntimeTool) -> String {
+        [Mode::Native, Mode::Interpreted]
+            .iter()
+            .find_map(|&mode| match self.row(bench, tool, mode).map(|row| &row.outcome) {
+                Some(Ok(figures)) => Some(bytes(figures.bytes_per_event)),
+                _ => None,
+            })
+            .unwrap_or_else(|| "–".to_string())
+    }
+
+    fn runtime_table(&self, out: &mut String, pick: impl Fn(&Stats) -> f64 + Copy) {
+        let (benches, tools) = self.benches_and_tools();
+        out.push_str(
+            "| Bench | Tool | Send, interpreted | Send, native | Decode, native | Decode, interpreted | Bytes |\n",
+        );
+        out.push_str("|---|---|---:|---:|---:|---:|---:|\n");
+        for bench in benches {
+            for (index, &tool) in tools.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} |",
+                    if index == 0 { bench } else { "" },
+                    tool.display(),
+                    self.cell(bench, tool, Mode::Interpreted, pick, true),
+                    self.cell(bench, tool, Mode::Native, pick, true),
+                    self.cell(bench, tool, Mode::Native, pick, false),
+                    self.cell(bench, tool, Mode::Interpreted, pick, false),
+                    self.bytes_cell(bench, tool),
+                );
+            }
+        }
+        out.push('\n');
+    }
+
+    fn fire_flush_table(&self, out: &mut String) {
+        let (benches, tools) = self.benches_and_tools();
+        out.push_str("| Bench | Tool | Fire, interpreted | Flush, interpreted | Fire, native | Flush, native | Remote calls a frame |\n");
+        out.push_str("|---|---|---:|---:|---:|---:|---:|\n");
+        for bench in benches {
+            for (index, &tool) in tools.iter().enumerate() {
+                let mut cells = Vec::new();
+                let mut calls = "–".to_string();
+                for mode in [Mode::Interpreted, Mode::Native] {
+                    match self.row(bench, tool, mode).map(|row| &row.outcome) {
+                        Some(Ok(figures)) => {
+                            cells.push(ms(figures.fire.median_ms));
+                            cells.push(ms(figures.flush.median_ms));
+                            calls = bytes(figures.calls_per_frame);
+                        }
+                        Some(Err(_)) => cells.extend(["failed".to_string(), "failed".to_string()]),
+                        None => cells.extend(["–".to_string(), "–".to_string()]),
+                    }
+                }
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {calls} |",
+                    if index == 0 { bench } else { "" },
+                    tool.display(),
+                    cells.join(" | "),
+                );
+            }
+        }
+        out.push('\n');
+    }
+
+    fn compiler_table(&self, out: &mut String) {
+        out.push_str("| Schema | Declarations |");
+        for stage in STAGES {
+            let _ = write!(out, " {stage} |");
+        }
+        out.push_str("\n|---|---:|---:|---:|---:|---:|\n");
+        for row in self.compiler {
+            let _ = write!(out, "| {} | {} |", row.schema, row.declarations);
+            match &row.outcome {
+                Ok(stages) => {
+                    for value in stages {
+                        let _ = write!(out, " {} |", ms(*value));
+                    }
+                }
+                Err(_) => out.push_str(" failed | failed | failed | failed |"),
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+
+    fn failures(&self) -> Vec<String> {
+        let mut failures = Vec::new();
+        for row in self.runtime {
+            if let Err(err) = &row.outcome {
+                failures.push(format!("{} / {} / {}: {err}", row.bench, row.tool.display(), row.mode.label()));
+            }
+        }
+        for row in self.compiler {
+            if let Err(err) = &row.outcome {
+                failures.push(format!("Performance / {}: {err}", row.schema));
+            }
+        }
+        failures
+    }
+
+    /// The whole of Benchmarks.md.
+    pub fn render(&self) -> String {
+        let context = self.context;
+        let mut out = String::new();
+        out.push_str("# Benchmarks\n\n");
+        out.push_str(
+            "Written by `blinkblox bench --run`. Every figure below was measured in the run this file \
+             describes; nothing is copied from elsewhere. Rerun the command below to reproduce it.\n\n",
+        );
+        out.push_str("## The run\n\n");
+        let _ = writeln!(out, "- Command: `{}`", context.command);
+        let _ = writeln!(out, "- Date: {} (UTC)", context.date);
+        let _ = writeln!(out, "- Machine: {}", context.cpu);
+        let _ = writeln!(out, "- OS: {}", context.os);
+        let _ = writeln!(
+            out,
+            "- Luau {LUAU_VERSION}, embedded in blinkblox (mlua), with Roblox's Luau fast flags on, sandboxed, \
+             compiled at optimization level 2; natively compiled rows with Luau's code generator on, interpreted \
+             rows with it off"
+        );
+        let modes: Vec<&str> = context.modes.iter().map(|mode| mode.label()).collect();
+        let _ = writeln!(
+            out,
+            "- {} timed frames a row after {WARMUP_FRAMES} untimed ones, {EVENTS_PER_FRAME} events a frame; modes: {}; \
+             every row in a fresh simulation (new Luau states for the server and the client)",
+            context.frames,
+            modes.join(", ")
+        );
+        out.push_str("- Tools:\n");
+        for (tool, version) in &context.tools {
+            let _ = writeln!(out, "  - {tool}: {version}");
+        }
+        out.push('\n');
+
+        if !self.runtime.is_empty() {
+            out.push_str("## Runtime\n\n");
+            out.push_str(
+                "Each frame the client fires 1000 events and flushes them; the server decodes the packet and \
+                 calls a listener for each event. Milliseconds per frame, medians over the timed frames. \
+                 \"Send\" is the thousand fires plus the flush; \"Decode\" is the server decoding the frame's \
+                 packets and calling the listener. \"Bytes\" is one event as the encoder wrote it, measured from \
+                 the packets sent, before any compression (for plain remotes, the runtime's estimate of the \
+                 values' size). Booleans is boolean[0..1000] holding 1000 true values; Entities is 100 structs of \
+                 six u8 fields; the Random variants fire 1001 different seeded payloads in turn; Tiny is one u8.\n\n",
+            );
+            out.push_str("### Medians\n\n");
+            self.runtime_table(&mut out, |stats| stats.median_ms);
+            out.push_str("### 99th percentiles\n\n");
+            self.runtime_table(&mut out, |stats| stats.p99_ms);
+            out.push_str("### Fire and flush separately (medians)\n\n");
+            self.fire_flush_table(&mut out);
+        }
+
+        if !self.compiler.is_empty() {
+            out.push_str("## Performance: the compiler\n\n");
+            out.push_str(
+                "This checkout's compiler, in process, stage by stage, milliseconds (medians of repeated runs). \
+                 Lex and Parse are those stages alone; Check is the whole front end (lex, parse, resolve, check); \
+                 Generate is the Server and Client modules from the checked schema. The 128-declaration schema \
+                 is 128 client events over a few struct shapes.\n\n",
+            );
+            self.compiler_table(&mut out);
+        }
+
+        let failures = self.failures();
+        if !failures.is_empty() {
+            out.push_str("## Rows that failed\n\n");
+            for failure in failures {
+                let _ = writeln!(out, "- {failure}");
+            }
+            out.push('\n');
+        }
+
+        if !context.not_run.is_empty() {
+            out.push_str("## Not run\n\n");
+            for (what, why) in &context.not_run {
+                let _ = writeln!(out, "- {what}: {why}");
+            }
+            out.push('\n');
+        }
+
+        out.push_str(READING);
+        out
+    }
+}
+
+const READING: &str = "## Reading the numbers
+
+- **The clocks.** Fires and the flush are timed on the client inside Luau with `os.clock()`; the decode is \
+the time Rust measures around delivering the frame's packet to the server world (the remote's listeners, \
+the tool's decode and the bench's listener). Both are monotonic wall clocks of the process, and the run is \
+single-threaded, so another busy process on the machine shows up in the figures: compare within a table, \
+and rerun before reading a gap of a tenth as a change.
+- **Natively compiled** is what a Roblox server runs for `--!native` code; **interpreted** is what most \
+players' clients run. In the embedded VM every function is compiled natively when native mode is on.
+- **The inbound limits are raised for the run.** `benchmark/definitions/Definition.blink` sets \
+MaxPacketSize, MaxEventsPerPacket, InboundBytesPerSecond and InboundBurst far above their defaults: a \
+thousand events a frame is a flood that a live server would refuse. The checks still run, so their cost \
+is in the decode figures.
+- **The hand-written floor** (`benchmark/handwritten/`) is what a careful programmer writes by hand for \
+these three events, with the same wire format and the checks a server needs (a pcall per packet, every \
+count against its bound and the bytes left before allocating). It is the floor generated code is measured \
+against, not a tool to prefer.
+- **Plain Roblox remotes** pass each value as it is, one remote call per event; their Bytes are the \
+runtime's estimate of the values' size, since there is no buffer to measure.
+- **The server checks every event.** The events go from client to server, the direction BlinkBlox \
+validates, and the bench's listener also compares the first events decoded with what was fired: a row \
+whose values come out wrong fails rather than being timed.
+- **A different machine gives different numbers.** The ratios between tools in one run are the useful part.
+";

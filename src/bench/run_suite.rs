@@ -1,0 +1,259 @@
+//! `blinkblox bench --run`: choose the benches and tools from the filters, run them, and
+//! write `benchmark/Benchmarks.md` (atomically: a failed run leaves the old file as it was).
+
+use std::path::{Path, PathBuf};
+
+use crate::bench::BenchError;
+use crate::bench::lock::write_atomically;
+use crate::bench::report::{Report, RunContext, cpu_model, os_description, today};
+use crate::bench::run::{
+    Harness, RUNTIME_BENCHES, ROBLOX_MAX_FRAMES, RuntimePlan, RuntimeRow, RuntimeTool, definition_path, run_runtime,
+};
+use crate::bench::run_compiler::{CompilerRow, run_compiler};
+use crate::bench::run_upstream::{is_blink_source, origin_version, upstream_dir};
+use crate::bench::tools::ToolsFile;
+use crate::runtime::Mode;
+
+/// The groups of the seed page that this version does not run yet, with why.
+const GROUPS_NOT_BUILT: [(&str, &str); 3] = [
+    (
+        "Scenarios",
+        "Broadcast, UnreliableInput, Instances, WorldState, SelfState, ManyEvents and streams are not built into \
+         the harness yet",
+    ),
+    ("Rivals", "the crowd, unreliable and Instance scenarios across tools are not built into the harness yet"),
+    ("Probe", "measures what Roblox itself delivers; it needs Studio, not the embedded runtime"),
+];
+
+/// What `--run` was asked for.
+#[derive(Clone, Debug)]
+pub struct SuiteOptions {
+    pub bench_dir: PathBuf,
+    /// Bench names or groups (Runtime, Performance, …); a bench runs when its name contains
+    /// one of them. Empty: Runtime and Performance.
+    pub names: Vec<String>,
+    /// `--tools`; empty: every tool that can run.
+    pub tools: Vec<String>,
+    pub frames: u32,
+    pub modes: Vec<Mode>,
+    /// The command line, for the report.
+    pub command: String,
+    /// Where to write the report (default `<bench_dir>/Benchmarks.md`).
+    pub output: Option<PathBuf>,
+    /// `--source NAME=PATH`: tools taken from local folders instead of benchmark/tools/.
+    pub sources: Vec<(String, PathBuf)>,
+}
+
+/// What the run did.
+pub struct SuiteOutcome {
+    pub report_path: PathBuf,
+    pub runtime: Vec<RuntimeRow>,
+    pub compiler: Vec<CompilerRow>,
+    pub failed_rows: usize,
+}
+
+struct Selection {
+    benches: Vec<&'static str>,
+    performance: bool,
+    not_run: Vec<(String, String)>,
+}
+
+fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
+    if names.is_empty() {
+        return Ok(Selection {
+            benches: RUNTIME_BENCHES.to_vec(),
+            performance: true,
+            not_run: GROUPS_NOT_BUILT
+                .iter()
+                .map(|(group, why)| (group.to_string(), why.to_string()))
+                .collect(),
+        });
+    }
+    let mut selection = Selection {
+        benches: Vec::new(),
+        performance: false,
+        not_run: Vec::new(),
+    };
+    for name in names {
+        let lower = name.to_ascii_lowercase();
+        if lower == "runtime" {
+            selection.benches = RUNTIME_BENCHES.to_vec();
+        } else if lower == "performance" {
+            selection.performance = true;
+        } else if let Some((group, why)) = GROUPS_NOT_BUILT.iter().find(|(group, _)| group.eq_ignore_ascii_case(name)) {
+            selection.not_run.push((group.to_string(), why.to_string()));
+        } else {
+            let matching: Vec<&'static str> = RUNTIME_BENCHES
+                .into_iter()
+                .filter(|bench| bench.to_ascii_lowercase().contains(&lower))
+                .collect();
+            if matching.is_empty() {
+                return Err(BenchError::new(format!("no bench is named like `{name}`")).with_help(format!(
+                    "the benches are {}; the groups are Runtime, Performance, {}",
+                    RUNTIME_BENCHES.join(", "),
+                    GROUPS_NOT_BUILT.map(|(group, _)| group).join(", ")
+                )));
+            }
+            for bench in matching {
+                if !selection.benches.contains(&bench) {
+                    selection.benches.push(bench);
+                }
+            }
+        }
+    }
+    selection.benches.sort_by_key(|bench| RUNTIME_BENCHES.iter().position(|b| b == bench));
+    Ok(selection)
+}
+
+/// Something the seed page lists that this run did not do, and why.
+type NotRun = (String, String);
+
+/// Why a tool of tools.toml has no runtime row in this version.
+fn why_not_run(name: &str, bench_dir: &Path) -> String {
+    if name == "upstream" {
+        return "Blink's source is not in benchmark/tools/upstream/: run `blinkblox bench --download --tools upstream`, \
+                or pass --source upstream=PATH to a Blink 0.18 checkout"
+            .to_string();
+    }
+    let present = bench_dir.join("tools").join(name).is_dir();
+    let state = if present {
+        format!("downloaded to benchmark/tools/{name}/, ")
+    } else {
+        "not downloaded, ".to_string()
+    };
+    let what = match name {
+        "zap" => "the harness does not yet compile Definition.zap with zap's binary",
+        _ => "the harness has no adapter for its API and mock surface yet",
+    };
+    format!("{state}but not run: {what}")
+}
+
+fn select_tools(
+    requested: &[String],
+    bench_dir: &Path,
+    upstream_available: bool,
+) -> Result<(Vec<RuntimeTool>, Vec<NotRun>), BenchError> {
+    let declared: Vec<String> = match ToolsFile::read(&bench_dir.join("tools.toml")) {
+        Ok(file) => file.names().into_iter().map(str::to_string).collect(),
+        Err(_) => Vec::new(),
+    };
+    let mut runnable = Vec::new();
+    let mut not_run = Vec::new();
+    if requested.is_empty() {
+        runnable = RuntimeTool::ALL.to_vec();
+        if !upstream_available {
+            runnable.retain(|tool| *tool != RuntimeTool::Upstream);
+        }
+        for name in &declared {
+            if RuntimeTool::from_key(name).is_none() || (name == "upstream" && !upstream_available) {
+                not_run.push((name.clone(), why_not_run(name, bench_dir)));
+            }
+        }
+        return Ok((runnable, not_run));
+    }
+    for name in requested {
+        let key = name.trim().to_ascii_lowercase();
+        if key == "upstream" && !upstream_available {
+            not_run.push((key.clone(), why_not_run(&key, bench_dir)));
+        } else if let Some(tool) = RuntimeTool::from_key(&key) {
+            if !runnable.contains(&tool) {
+                runnable.push(tool);
+            }
+        } else if declared.contains(&key) {
+            not_run.push((key.clone(), why_not_run(&key, bench_dir)));
+        } else {
+            let mut known: Vec<String> = RuntimeTool::ALL.iter().map(|tool| tool.key().to_string()).collect();
+            known.extend(declared.iter().filter(|name| RuntimeTool::from_key(name).is_none()).cloned());
+            return Err(BenchError::new(format!("--tools names an unknown tool `{name}`"))
+                .with_help(format!("the tools are {}", known.join(", "))));
+        }
+    }
+    Ok((runnable, not_run))
+}
+
+fn tool_versions(tools: &[RuntimeTool], upstream: &Path) -> Vec<(String, String)> {
+    tools
+        .iter()
+        .map(|tool| {
+            let version = match tool {
+                RuntimeTool::Blink => format!(
+                    "BlinkBlox {}, this checkout's compiler, modules generated from benchmark/definitions/Definition.blink",
+                    env!("CARGO_PKG_VERSION")
+                ),
+                RuntimeTool::Handwritten => "benchmark/handwritten/ in this checkout".to_string(),
+                RuntimeTool::Upstream => format!(
+                    "Blink {}, its own compiler run from source in the embedded VM on \
+                     benchmark/definitions/Definition.upstream.blink",
+                    origin_version(upstream).unwrap_or_else(|| format!("from `{}`", upstream.display()))
+                ),
+                RuntimeTool::Roblox => format!(
+                    "RemoteEvent:FireServer per event, in the embedded runtime's mock (at most {ROBLOX_MAX_FRAMES} timed \
+                     frames a row: a value a call through the mock's network takes about a second a frame)"
+                ),
+            };
+            (tool.display().to_string(), version)
+        })
+        .collect()
+}
+
+/// Runs what the options select and writes the report.
+pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
+    let selection = select_benches(&options.names)?;
+    let upstream = upstream_dir(&options.bench_dir, &options.sources);
+    let upstream_available = is_blink_source(&upstream);
+    let (tools, mut not_run) = select_tools(&options.tools, &options.bench_dir, upstream_available)?;
+    not_run.extend(selection.not_run.iter().cloned());
+    if options.frames == 0 {
+        return Err(BenchError::new("--frames must be at least 1"));
+    }
+
+    let mut runtime = Vec::new();
+    if !selection.benches.is_empty() && !tools.is_empty() {
+        let upstream_for_harness = tools.contains(&RuntimeTool::Upstream).then_some(upstream.as_path());
+        let harness = Harness::load(&options.bench_dir, upstream_for_harness)?;
+        let plan = RuntimePlan {
+            benches: selection.benches.clone(),
+            tools: tools.clone(),
+            modes: options.modes.clone(),
+            frames: options.frames,
+        };
+        runtime = run_runtime(&harness, &plan);
+    }
+    let mut compiler = Vec::new();
+    if selection.performance {
+        let path = definition_path(&options.bench_dir);
+        let text = std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err))?;
+        eprintln!("{:>12} Performance (the compiler)", "Running");
+        compiler = run_compiler("Definition.blink", &text);
+    }
+
+    let context = RunContext {
+        command: options.command.clone(),
+        date: today(),
+        cpu: cpu_model(),
+        os: os_description(),
+        frames: options.frames,
+        modes: options.modes.clone(),
+        tools: tool_versions(&tools, &upstream),
+        not_run,
+    };
+    let text = Report {
+        context: &context,
+        runtime: &runtime,
+        compiler: &compiler,
+    }
+    .render();
+    let report_path = options
+        .output
+        .clone()
+        .unwrap_or_else(|| options.bench_dir.join("Benchmarks.md"));
+    write_atomically(&report_path, text.as_bytes())?;
+    let failed_rows = runtime.iter().filter(|row| row.outcome.is_err()).count()
+        + compiler.iter().filter(|row| row.outcome.is_err()).count();
+    Ok(SuiteOutcome {
+        report_path,
+        runtime,
+        compiler,
+        failed_rows,
+    })
+}

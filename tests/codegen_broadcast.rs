@@ -1,0 +1,347 @@
+//! Broadcasts and batching in the embedded VM: how many remote calls FireAll,
+//! FireList and FireExcept cost, that they reach exactly the right players in fire
+//! order, BatchUnreliable (one call a frame, split under MaxUnreliableSize), and
+//! client packets split under MaxEventsPerPacket / MaxPacketSize.
+
+mod codegen_support;
+
+use blinkblox::runtime::{CallKind, Mode, Simulation, Traffic};
+use codegen_support::*;
+
+fn server_exec(sim: &Simulation, source: &str) {
+    sim.server().exec(source).unwrap_or_else(|e| panic!("server: {e}"))
+}
+
+fn client_exec(sim: &Simulation, index: usize, source: &str) {
+    sim.client(index)
+        .expect("client")
+        .exec(source)
+        .unwrap_or_else(|e| panic!("client {index}: {e}"))
+}
+
+fn client_got(sim: &Simulation, index: usize) -> Vec<u32> {
+    sim.client(index)
+        .expect("client")
+        .eval("return shared.Got")
+        .unwrap_or_else(|e| panic!("client {index}: {e}"))
+}
+
+fn record_on_every_client(sim: &Simulation, events: &[&str]) {
+    let connects: String = events
+        .iter()
+        .map(|e| format!("Net.{e}.On(function(n) table.insert(shared.Got, n) end) "))
+        .collect();
+    for (index, _) in sim.clients().collect::<Vec<_>>() {
+        client_exec(sim, index, &format!("local Net = require('Net') shared.Got = {{}} {connects}"));
+    }
+}
+
+/// (FireClient, FireAllClients) calls in a traffic sample.
+fn calls(traffic: &Traffic) -> (u64, u64) {
+    (
+        traffic.kind(CallKind::FireClient).calls,
+        traffic.kind(CallKind::FireAllClients).calls,
+    )
+}
+
+const RELIABLE: &str = "event E { From: Server, Type: Reliable, Call: ManySync, Data: u16 }";
+
+#[test]
+fn fire_except_is_one_broadcast_and_one_marker_packet_whatever_the_player_count() {
+    let modules = compile(RELIABLE);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 50);
+        record_on_every_client(&sim, &["E"]);
+        sim.take_traffic();
+        server_exec(
+            &sim,
+            "local Net = require('Net') local p = game:GetService('Players'):GetPlayers() Net.E.FireExcept(p[7], 1) Net.E.FireExcept(p[9], 2) Net.E.FireAll(3)",
+        );
+        sim.step().expect("step");
+        let traffic = sim.take_traffic();
+        assert_eq!(calls(&traffic), (2, 1), "{mode:?}: two skipping players, one broadcast");
+        sim.step().expect("step");
+        for index in 0..50 {
+            let expected: Vec<u32> = match index {
+                6 => vec![2, 3],
+                8 => vec![1, 3],
+                _ => vec![1, 2, 3],
+            };
+            assert_eq!(client_got(&sim, index), expected, "{mode:?}: client {index}");
+        }
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn fire_list_copies_for_few_players_and_broadcasts_for_many() {
+    let modules = compile(RELIABLE);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 50);
+        record_on_every_client(&sim, &["E"]);
+        sim.take_traffic();
+        // 10 of 50: a copy in each listed player's batch.
+        server_exec(
+            &sim,
+            "local p = game:GetService('Players'):GetPlayers() require('Net').E.FireList({ table.unpack(p, 1, 10) }, 1)",
+        );
+        sim.step().expect("step");
+        assert_eq!(calls(&sim.take_traffic()), (10, 0), "{mode:?}: 10 listed of 50");
+        // 45 of 50: one broadcast record, skipped by the other 5.
+        server_exec(
+            &sim,
+            "local p = game:GetService('Players'):GetPlayers() require('Net').E.FireList({ table.unpack(p, 6, 50) }, 2)",
+        );
+        sim.step().expect("step");
+        assert_eq!(calls(&sim.take_traffic()), (5, 1), "{mode:?}: 45 listed of 50");
+        sim.step().expect("step");
+        for index in 0..50 {
+            let mut expected = Vec::new();
+            if index < 10 {
+                expected.push(1);
+            }
+            if index >= 5 {
+                expected.push(2);
+            }
+            assert_eq!(client_got(&sim, index), expected, "{mode:?}: client {index}");
+        }
+        assert_no_errors(&sim);
+    }
+}
+
+/// 200 sends over 5 players in one frame, FireList with random subsets (so both the
+/// copying and the skipping paths), Instances in some payloads, over three frames.
+#[test]
+fn randomized_interleavings_with_any_list_arrive_in_fire_order() {
+    let modules = compile(
+        r#"
+        event A { From: Server, Type: Reliable, Call: ManySync, Data: u16 }
+        event B { From: Server, Type: Reliable, Call: ManySync, Data: (u16, Instance?) }
+        "#,
+    );
+    for mode in MODES {
+        for seed in [11, 12, 13, 14] {
+            let mut sim = start_with(
+                &modules,
+                mode,
+                5,
+                "local p = Instance.new('Part') p.Name = 'P' p.Parent = workspace",
+            );
+            for (index, _) in sim.clients().collect::<Vec<_>>() {
+                client_exec(
+                    &sim,
+                    index,
+                    r#"
+                    local Net = require("Net")
+                    shared.Got = {}
+                    Net.A.On(function(n) table.insert(shared.Got, n) end)
+                    Net.B.On(function(n, part)
+                        assert(part == (if n % 3 == 0 then workspace.P else nil), "instance out of step")
+                        table.insert(shared.Got, n)
+                    end)
+                    "#,
+                );
+            }
+            server_exec(
+                &sim,
+                &format!(
+                    r#"
+                    local Net = require("Net")
+                    local players = game:GetService("Players"):GetPlayers()
+                    shared.Random = Random.new({seed})
+                    shared.Expected = {{}}
+                    for _, p in players do shared.Expected[p.Name] = {{}} end
+                    shared.N = 0
+                    "#
+                ),
+            );
+            for _frame in 0..3 {
+                server_exec(
+                    &sim,
+                    r#"
+                    local Net = require("Net")
+                    local players = game:GetService("Players"):GetPlayers()
+                    local random = shared.Random
+                    local function expect(list, n) for _, p in list do table.insert(shared.Expected[p.Name], n) end end
+                    for _ = 1, 200 do
+                        shared.N += 1
+                        local n = shared.N
+                        local event = if random:NextInteger(0, 1) == 1 then Net.B else Net.A
+                        local part = if n % 3 == 0 then workspace.P else nil
+                        local function send(method, first)
+                            if event == Net.B then
+                                if first ~= nil then event[method](first, n, part) else event[method](n, part) end
+                            elseif first ~= nil then event[method](first, n) else event[method](n) end
+                        end
+                        local kind = random:NextInteger(1, 4)
+                        local target = players[random:NextInteger(1, #players)]
+                        if kind == 1 then
+                            send("FireAll") expect(players, n)
+                        elseif kind == 2 then
+                            send("Fire", target) expect({ target }, n)
+                        elseif kind == 3 then
+                            local list = {}
+                            for _, p in players do if random:NextInteger(0, 1) == 1 then table.insert(list, p) end end
+                            send("FireList", list) expect(list, n)
+                        else
+                            send("FireExcept", target)
+                            local rest = {}
+                            for _, p in players do if p ~= target then table.insert(rest, p) end end
+                            expect(rest, n)
+                        end
+                    end
+                    "#,
+                );
+                sim.step().expect("step");
+            }
+            sim.steps(2).expect("steps");
+            for (index, client) in sim.clients() {
+                let name = format!("Player{}", index + 1);
+                let expected: Vec<u32> = sim
+                    .server()
+                    .eval(&format!("return shared.Expected['{name}']"))
+                    .expect("expected");
+                let got: Vec<u32> = client.eval("return shared.Got").expect("got");
+                assert!(!expected.is_empty());
+                assert_eq!(got, expected, "{mode:?} seed {seed}: {name}");
+            }
+            assert_no_errors(&sim);
+        }
+    }
+}
+
+const UNRELIABLE_BATCHED: &str = r#"
+option BatchUnreliable = true
+option MaxUnreliableSize = 100
+event Input { From: Client, Type: Unreliable, Call: ManySync, Data: (u8, string(..64)) }
+event Hit { From: Server, Type: Unreliable, Call: ManySync, Data: (u8, string(..64)) }
+"#;
+
+#[test]
+fn batch_unreliable_sends_a_frames_inputs_in_one_call() {
+    let modules = compile(UNRELIABLE_BATCHED);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 3);
+        server_exec(
+            &sim,
+            "shared.Got = {} require('Net').Input.On(function(p, n, s) table.insert(shared.Got, n) end)",
+        );
+        for index in 0..3 {
+            client_exec(
+                &sim,
+                index,
+                "shared.Got = {} require('Net').Hit.On(function(n, s) table.insert(shared.Got, n) end)",
+            );
+        }
+        sim.take_traffic();
+        client_exec(&sim, 0, "local Net = require('Net') for n = 1, 8 do Net.Input.Fire(n, 'aim') end");
+        sim.step().expect("step");
+        let traffic = sim.take_traffic();
+        assert_eq!(traffic.kind(CallKind::FireServer).calls, 1, "{mode:?}: 8 inputs, 1 call");
+        server_exec(
+            &sim,
+            r#"
+            local Net = require("Net")
+            local p = game:GetService("Players"):GetPlayers()
+            for n = 1, 8 do Net.Hit.Fire(p[1], n, "x") end
+            for n = 11, 18 do Net.Hit.FireAll(n, "y") end
+            Net.Hit.FireExcept(p[2], 21, "z")
+            "#,
+        );
+        sim.step().expect("step");
+        let traffic = sim.take_traffic();
+        // p1's batch, p3's batch (FireExcept) and one FireAllClients.
+        assert_eq!(calls(&traffic), (2, 1), "{mode:?}: {:?}", traffic.calls());
+        sim.step().expect("step");
+        let got: Vec<u32> = sim.server().eval("return shared.Got").expect("eval");
+        assert_eq!(got, (1..=8).collect::<Vec<u32>>(), "{mode:?}");
+        let mut first = client_got(&sim, 0);
+        first.sort();
+        let mut expected: Vec<u32> = (1..=8).chain(11..=18).collect();
+        expected.push(21);
+        assert_eq!(first, expected, "{mode:?}");
+        assert_eq!(client_got(&sim, 1), (11..=18).collect::<Vec<u32>>(), "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn batch_unreliable_splits_where_a_call_would_exceed_max_unreliable_size() {
+    let modules = compile(UNRELIABLE_BATCHED);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        server_exec(
+            &sim,
+            "shared.Got = {} require('Net').Input.On(function(p, n, s) table.insert(shared.Got, n) end)",
+        );
+        sim.take_traffic();
+        // Each record: index 1 + u8 1 + length 1 + 30 = 33 bytes; three fit in 100.
+        client_exec(
+            &sim,
+            0,
+            "local Net = require('Net') for n = 1, 10 do Net.Input.Fire(n, string.rep('a', 30)) end",
+        );
+        sim.step().expect("step");
+        let traffic = sim.take_traffic();
+        let sizes: Vec<usize> = traffic
+            .calls()
+            .iter()
+            .filter(|c| c.kind == CallKind::FireServer)
+            .map(|c| c.buffer_bytes)
+            .collect();
+        assert_eq!(sizes, vec![99, 99, 99, 33], "{mode:?}");
+        assert!(sizes.iter().all(|&s| s <= 100));
+        sim.step().expect("step");
+        let got: Vec<u32> = sim.server().eval("return shared.Got").expect("eval");
+        assert_eq!(got, (1..=10).collect::<Vec<u32>>(), "{mode:?}: nothing lost, in order");
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn without_batch_unreliable_each_event_is_one_call() {
+    let modules = compile("event Input { From: Client, Type: Unreliable, Call: ManySync, Data: u8 }");
+    let mut sim = start(&modules, Mode::Native, 1);
+    sim.take_traffic();
+    client_exec(&sim, 0, "local Net = require('Net') for n = 1, 8 do Net.Input.Fire(n) end");
+    sim.step().expect("step");
+    assert_eq!(sim.take_traffic().kind(CallKind::FireServer).calls, 8);
+}
+
+#[test]
+fn a_busy_client_frame_is_split_under_max_events_per_packet_and_max_packet_size() {
+    let modules = compile(
+        r#"
+        option MaxEventsPerPacket = 100
+        option MaxPacketSize = 1000
+        event Small { From: Client, Type: Reliable, Call: ManySync, Data: u16 }
+        event Big { From: Client, Type: Reliable, Call: ManySync, Data: string }
+        "#,
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        server_exec(
+            &sim,
+            "local Net = require('Net') shared.Got = {} Net.Small.On(function(_, n) table.insert(shared.Got, n) end) Net.Big.On(function(_, s) table.insert(shared.Got, #s) end)",
+        );
+        sim.take_traffic();
+        client_exec(
+            &sim,
+            0,
+            "local Net = require('Net') for n = 1, 250 do Net.Small.Fire(n) end for n = 1, 3 do Net.Big.Fire(string.rep('b', 400 + n)) end",
+        );
+        sim.step().expect("step");
+        let traffic = sim.take_traffic();
+        let sizes: Vec<usize> = traffic.calls().iter().map(|c| c.buffer_bytes).collect();
+        assert!(sizes.iter().all(|&s| s <= 1000), "{mode:?}: {sizes:?}");
+        // 100 + 100 + 50 small records (3 bytes), then the big ones (1 + 2 + length): 150 + 404 + 405
+        // fit in 1000, 406 more does not.
+        assert_eq!(sizes, vec![300, 300, 959, 406], "{mode:?}");
+        sim.step().expect("step");
+        let got: Vec<u32> = sim.server().eval("return shared.Got").expect("eval");
+        let expected: Vec<u32> = (1..=250).chain([401, 402, 403]).collect();
+        assert_eq!(got, expected, "{mode:?}: nothing dropped, in order");
+        assert!(sim.server().warnings().is_empty(), "{mode:?}: {:?}", sim.server().warnings());
+        assert_no_errors(&sim);
+    }
+}
