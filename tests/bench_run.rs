@@ -17,7 +17,10 @@ fn bench_copy() -> (TempDir, PathBuf) {
     for entry in walkdir::WalkDir::new(&source) {
         let entry = entry.expect("walk");
         let relative = entry.path().strip_prefix(&source).expect("prefix");
-        let first = relative.components().next().map(|c| c.as_os_str().to_string_lossy().to_string());
+        let first = relative
+            .components()
+            .next()
+            .map(|c| c.as_os_str().to_string_lossy().to_string());
         if matches!(first.as_deref(), Some("tools" | "Benchmarks.md")) {
             continue; // downloaded tools and old results are not needed
         }
@@ -66,7 +69,9 @@ fn table_after(text: &str, heading: &str) -> Vec<Vec<String>> {
 }
 
 fn number(cell: &str, what: &str) -> f64 {
-    let value: f64 = cell.parse().unwrap_or_else(|_| panic!("{what}: `{cell}` is not a number"));
+    let value: f64 = cell
+        .parse()
+        .unwrap_or_else(|_| panic!("{what}: `{cell}` is not a number"));
     assert!(value.is_finite() && value > 0.0, "{what}: {value}");
     value
 }
@@ -84,7 +89,14 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
         report.contains("- Command: `blinkblox bench --run --frames 5 --tools blink,handwritten`"),
         "{report}"
     );
-    for line in ["- Date: 20", "- Machine: ", "- OS: ", "- Luau 0.740", "BlinkBlox 0.", "benchmark/handwritten/"] {
+    for line in [
+        "- Date: 20",
+        "- Machine: ",
+        "- OS: ",
+        "- Luau 0.740",
+        "BlinkBlox 0.",
+        "benchmark/handwritten/",
+    ] {
         assert!(report.contains(line), "missing `{line}`:\n{report}");
     }
     assert!(report.contains("## Reading the numbers"), "{report}");
@@ -115,7 +127,11 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
             };
             assert_eq!(row[6], expected_bytes, "{heading} {bench} {}", row[1]);
         }
-        let benches: Vec<&str> = rows.iter().map(|row| row[0].as_str()).filter(|b| !b.is_empty()).collect();
+        let benches: Vec<&str> = rows
+            .iter()
+            .map(|row| row[0].as_str())
+            .filter(|b| !b.is_empty())
+            .collect();
         assert_eq!(
             benches,
             ["Booleans", "Entities", "BooleansRandom", "EntitiesRandom", "Tiny"],
@@ -139,14 +155,20 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
     }
     // What the seed page lists but this run did not do is said, not left out silently.
     assert!(report.contains("## Not run"), "{report}");
-    assert!(report.contains("- Scenarios: ") && report.contains("- Rivals: "), "{report}");
+    assert!(
+        report.contains("- Scenarios: ") && report.contains("- Rivals: "),
+        "{report}"
+    );
     assert!(!report.contains("## Rows that failed"), "{report}");
 }
 
 #[test]
 fn filters_pick_benches_modes_and_tools() {
     let (temp, bench_dir) = bench_copy();
-    let output = bench(temp.path(), &["Tiny", "--native", "--frames", "3", "--tools", "handwritten"]);
+    let output = bench(
+        temp.path(),
+        &["Tiny", "--native", "--frames", "3", "--tools", "handwritten"],
+    );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
     let rows = table_after(&report, "### Medians");
@@ -156,7 +178,10 @@ fn filters_pick_benches_modes_and_tools() {
     assert_eq!((rows[0][2].as_str(), rows[0][5].as_str()), ("–", "–"));
     number(&rows[0][3], "send native");
     number(&rows[0][4], "decode native");
-    assert!(!report.contains("## Performance"), "a bench filter leaves the compiler out");
+    assert!(
+        !report.contains("## Performance"),
+        "a bench filter leaves the compiler out"
+    );
 }
 
 #[test]
@@ -170,7 +195,10 @@ fn a_tool_that_decodes_wrongly_fails_its_row() {
     );
     assert_ne!(source, broken, "the pattern to break is in the floor's decoder");
     std::fs::write(&server, broken).expect("write");
-    let output = bench(temp.path(), &["Booleans", "--native", "--frames", "2", "--tools", "handwritten,blink"]);
+    let output = bench(
+        temp.path(),
+        &["Booleans", "--native", "--frames", "2", "--tools", "handwritten,blink"],
+    );
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
@@ -191,10 +219,19 @@ fn unknown_benches_and_tools_are_named() {
     let output = bench(temp.path(), &["Nonesuch"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
-    assert!(err.contains("no bench is named like `Nonesuch`") && err.contains("Booleans"), "{err}");
+    assert!(
+        err.contains("no bench is named like `Nonesuch`") && err.contains("Booleans"),
+        "{err}"
+    );
     let output = bench(temp.path(), &["--tools", "blink,nothing"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
-    assert!(err.contains("unknown tool `nothing`") && err.contains("handwritten"), "{err}");
-    assert!(!bench_dir.join("Benchmarks.md").exists(), "nothing written for a run that could not start");
+    assert!(
+        err.contains("unknown tool `nothing`") && err.contains("handwritten"),
+        "{err}"
+    );
+    assert!(
+        !bench_dir.join("Benchmarks.md").exists(),
+        "nothing written for a run that could not start"
+    );
 }

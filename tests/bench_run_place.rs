@@ -17,7 +17,10 @@ fn bench_copy() -> (TempDir, PathBuf) {
     for entry in walkdir::WalkDir::new(&source) {
         let entry = entry.expect("walk");
         let relative = entry.path().strip_prefix(&source).expect("prefix");
-        let first = relative.components().next().map(|c| c.as_os_str().to_string_lossy().to_string());
+        let first = relative
+            .components()
+            .next()
+            .map(|c| c.as_os_str().to_string_lossy().to_string());
         if matches!(first.as_deref(), Some("tools" | "Benchmarks.md" | "Benchmark.rbxl")) {
             continue;
         }
@@ -100,7 +103,8 @@ fn child<'a>(dom: &'a WeakDom, parent: &Instance, name: &str) -> &'a Instance {
 }
 
 fn at<'a>(dom: &'a WeakDom, path: &str) -> &'a Instance {
-    path.split('.').fold(dom.root(), |parent, name| child(dom, parent, name))
+    path.split('.')
+        .fold(dom.root(), |parent, name| child(dom, parent, name))
 }
 
 fn source(instance: &Instance) -> &str {
@@ -114,8 +118,14 @@ fn source(instance: &Instance) -> &str {
 fn the_place_round_trips_with_the_harness_tools_and_runners() {
     let (temp, bench_dir) = bench_copy();
     // Downloaded tools: one Luau library (Rojo layout), one compiler binary, Blink's source.
-    write(&bench_dir.join("tools/bytenet/src/init.luau"), "return { name = 'bytenet' }");
-    write(&bench_dir.join("tools/bytenet/src/process/client.luau"), "return 'client'");
+    write(
+        &bench_dir.join("tools/bytenet/src/init.luau"),
+        "return { name = 'bytenet' }",
+    );
+    write(
+        &bench_dir.join("tools/bytenet/src/process/client.luau"),
+        "return 'client'",
+    );
     write(&bench_dir.join("tools/bytenet/README.md"), "not a script");
     write(&bench_dir.join("tools/zap/zap"), "\x7fELF binary");
     fake_blink(&bench_dir.join("tools/upstream"));
@@ -125,7 +135,10 @@ fn the_place_round_trips_with_the_harness_tools_and_runners() {
     let err = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{err}");
     assert!(err.contains("zap left out"), "{err}");
-    assert!(!bench_dir.join("Benchmarks.md").exists(), "--place alone does not run the benches");
+    assert!(
+        !bench_dir.join("Benchmarks.md").exists(),
+        "--place alone does not run the benches"
+    );
 
     let file = std::fs::File::open(&out).expect("place written");
     let dom = rbx_binary::from_reader(std::io::BufReader::new(file)).expect("the place decodes");
@@ -146,7 +159,10 @@ fn the_place_round_trips_with_the_harness_tools_and_runners() {
 
     let tools = "ReplicatedStorage.Benchmark.Tools";
     let blink_client = at(&dom, &format!("{tools}.blink.Client"));
-    assert!(source(blink_client).contains("StepReplication"), "BlinkBlox's generated client");
+    assert!(
+        source(blink_client).contains("StepReplication"),
+        "BlinkBlox's generated client"
+    );
     assert!(source(at(&dom, &format!("{tools}.blink.Server"))).contains("BENCH_BLINK_RELIABLE_REMOTE"));
     assert!(source(at(&dom, &format!("{tools}.handwritten.Server"))).contains("BENCH_HANDWRITTEN_REMOTE"));
     // Blink's compiler ran through the loader on Definition.upstream.blink (three events).
@@ -163,8 +179,15 @@ fn the_place_round_trips_with_the_harness_tools_and_runners() {
     assert_eq!(bytenet_src.class, "ModuleScript");
     assert_eq!(source(bytenet_src), "return { name = 'bytenet' }");
     assert_eq!(at(&dom, &format!("{tools}.bytenet.src.process")).class, "Folder");
-    assert_eq!(at(&dom, &format!("{tools}.bytenet.src.process.client")).class, "ModuleScript");
-    assert_eq!(at(&dom, &format!("{tools}.bytenet")).children().len(), 1, "README.md left out");
+    assert_eq!(
+        at(&dom, &format!("{tools}.bytenet.src.process.client")).class,
+        "ModuleScript"
+    );
+    assert_eq!(
+        at(&dom, &format!("{tools}.bytenet")).children().len(),
+        1,
+        "README.md left out"
+    );
     let tool_names: Vec<&str> = at(&dom, tools)
         .children()
         .iter()
@@ -208,7 +231,16 @@ fn blink_source_that_fails_to_compile_fails_its_rows_with_the_reason() {
     );
     let output = bench(
         temp.path(),
-        &["Tiny", "--native", "--frames", "1", "--tools", "upstream", "--source", &format!("upstream={}", upstream.display())],
+        &[
+            "Tiny",
+            "--native",
+            "--frames",
+            "1",
+            "--tools",
+            "upstream",
+            "--source",
+            &format!("upstream={}", upstream.display()),
+        ],
     );
     let err = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{err}");
@@ -217,4 +249,67 @@ fn blink_source_that_fails_to_compile_fails_its_rows_with_the_reason() {
         report.contains("Tiny / Blink / native: ") && report.contains("generator exploded"),
         "{report}"
     );
+}
+
+/// Every ModuleScript of the place under ReplicatedStorage, as (dotted path from game, Source).
+fn module_scripts(dom: &WeakDom) -> Vec<(String, String)> {
+    let storage = at(dom, "ReplicatedStorage");
+    let mut found = Vec::new();
+    for instance in dom.descendants_of(storage.referent()) {
+        if instance.class == "ModuleScript" {
+            let path = dom.full_path_of(instance.referent(), ".");
+            found.push((path, source(instance).to_string()));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_place_runners_run_in_the_embedded_runtime() {
+    use blinkblox::runtime::{Mode, Simulation};
+    let (temp, bench_dir) = bench_copy();
+    let out = temp.path().join("Bench.rbxl");
+    let output = bench(temp.path(), &["--place", out.to_str().expect("utf-8")]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let dom = rbx_binary::from_reader(std::io::BufReader::new(std::fs::File::open(&out).expect("open")))
+        .expect("decode");
+
+    let mut sim = Simulation::new(Mode::Native, 1).expect("simulation");
+    for (path, text) in module_scripts(&dom) {
+        let path = path.strip_prefix("DataModel.").unwrap_or(&path).to_string();
+        sim.server().create_module_script(&path, &text).expect(&path);
+    }
+    sim.server()
+        .exec("game:GetService('ReplicatedStorage').Benchmark:SetAttribute('Frames', 2)")
+        .expect("frames");
+    sim.server()
+        .spawn(source(at(&dom, "ServerScriptService.BenchmarkServer")))
+        .expect("server runner");
+    sim.step().expect("step");
+    sim.client(0)
+        .expect("client")
+        .spawn(source(at(&dom, "StarterPlayer.StarterPlayerScripts.BenchmarkClient")))
+        .expect("client runner");
+    // 3 tools × 5 benches × 2 frames, one a Heartbeat, then the done call.
+    for _ in 0..40 {
+        sim.step().expect("step");
+    }
+    for world in sim.worlds() {
+        assert!(world.errors().is_empty(), "{:?}", world.errors());
+    }
+    let client_prints = sim.client(0).expect("client").prints();
+    for tool in ["blink", "handwritten", "roblox"] {
+        for bench in ["Booleans", "EntitiesRandom", "Tiny"] {
+            let line = format!("[benchmark] {bench} {tool}: fire ");
+            assert!(client_prints.iter().any(|p| p.starts_with(&line)), "{line} in {client_prints:?}");
+        }
+    }
+    let server_prints = sim.server().prints();
+    assert!(server_prints.iter().any(|p| p == "[benchmark] finished"), "{server_prints:?}");
+    // Booleans and BooleansRandom: 2 benches × 2 frames × 1000 events on the Booleans event.
+    assert!(
+        server_prints.iter().any(|p| p == "[benchmark] server received 4000 events for blink/Booleans"),
+        "{server_prints:?}"
+    );
+    drop(bench_dir);
 }

@@ -32,7 +32,11 @@ fn record_on_every_client(sim: &Simulation, events: &[&str]) {
         .map(|e| format!("Net.{e}.On(function(n) table.insert(shared.Got, n) end) "))
         .collect();
     for (index, _) in sim.clients().collect::<Vec<_>>() {
-        client_exec(sim, index, &format!("local Net = require('Net') shared.Got = {{}} {connects}"));
+        client_exec(
+            sim,
+            index,
+            &format!("local Net = require('Net') shared.Got = {{}} {connects}"),
+        );
     }
 }
 
@@ -234,10 +238,18 @@ fn batch_unreliable_sends_a_frames_inputs_in_one_call() {
             );
         }
         sim.take_traffic();
-        client_exec(&sim, 0, "local Net = require('Net') for n = 1, 8 do Net.Input.Fire(n, 'aim') end");
+        client_exec(
+            &sim,
+            0,
+            "local Net = require('Net') for n = 1, 8 do Net.Input.Fire(n, 'aim') end",
+        );
         sim.step().expect("step");
         let traffic = sim.take_traffic();
-        assert_eq!(traffic.kind(CallKind::FireServer).calls, 1, "{mode:?}: 8 inputs, 1 call");
+        assert_eq!(
+            traffic.kind(CallKind::FireServer).calls,
+            1,
+            "{mode:?}: 8 inputs, 1 call"
+        );
         server_exec(
             &sim,
             r#"
@@ -303,7 +315,11 @@ fn without_batch_unreliable_each_event_is_one_call() {
     let modules = compile("event Input { From: Client, Type: Unreliable, Call: ManySync, Data: u8 }");
     let mut sim = start(&modules, Mode::Native, 1);
     sim.take_traffic();
-    client_exec(&sim, 0, "local Net = require('Net') for n = 1, 8 do Net.Input.Fire(n) end");
+    client_exec(
+        &sim,
+        0,
+        "local Net = require('Net') for n = 1, 8 do Net.Input.Fire(n) end",
+    );
     sim.step().expect("step");
     assert_eq!(sim.take_traffic().kind(CallKind::FireServer).calls, 8);
 }
@@ -341,7 +357,95 @@ fn a_busy_client_frame_is_split_under_max_events_per_packet_and_max_packet_size(
         let got: Vec<u32> = sim.server().eval("return shared.Got").expect("eval");
         let expected: Vec<u32> = (1..=250).chain([401, 402, 403]).collect();
         assert_eq!(got, expected, "{mode:?}: nothing dropped, in order");
-        assert!(sim.server().warnings().is_empty(), "{mode:?}: {:?}", sim.server().warnings());
+        assert!(
+            sim.server().warnings().is_empty(),
+            "{mode:?}: {:?}",
+            sim.server().warnings()
+        );
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn a_client_event_larger_than_max_packet_size_is_dropped_on_the_client_with_one_warning() {
+    let modules =
+        compile("option MaxPacketSize = 200\nevent Big { From: Client, Type: Reliable, Call: ManySync, Data: string }");
+    let mut sim = start(&modules, Mode::Native, 1);
+    server_exec(
+        &sim,
+        "shared.Got = {} require('Net').Big.On(function(_, s) table.insert(shared.Got, #s) end)",
+    );
+    client_exec(
+        &sim,
+        0,
+        "local Net = require('Net') Net.Big.Fire('a') Net.Big.Fire(string.rep('x', 300)) Net.Big.Fire(string.rep('y', 301)) Net.Big.Fire('bb')",
+    );
+    sim.steps(2).expect("steps");
+    let got: Vec<u32> = sim.server().eval("return shared.Got").expect("eval");
+    assert_eq!(got, vec![1, 2], "the events around the oversized ones still arrive");
+    let warnings = sim.client(0).expect("client").warnings();
+    assert_eq!(
+        warnings.iter().filter(|w| w.contains("MaxPacketSize")).count(),
+        1,
+        "{warnings:?}"
+    );
+    assert!(sim.server().warnings().is_empty(), "{:?}", sim.server().warnings());
+}
+
+#[test]
+fn client_flush_rate_thirty_halves_stream_and_batched_sends_and_loses_nothing() {
+    let modules = compile(
+        r#"
+        option ClientFlushRate = 30
+        option BatchUnreliable = true
+        event Shot { From: Client, Type: Unreliable, Call: ManySync, Data: u16 }
+        event Chat { From: Client, Type: Reliable, Call: ManySync, Data: u16 }
+        stream Aim { From: Client, Type: Reliable, Data: u16 }
+        "#,
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        server_exec(
+            &sim,
+            r#"
+            local Net = require("Net")
+            shared.Shots, shared.Chats, shared.Aims = {}, {}, {}
+            Net.Shot.On(function(_, n) table.insert(shared.Shots, n) end)
+            Net.Chat.On(function(_, n) table.insert(shared.Chats, n) end)
+            Net.Aim.On(function(_, n) table.insert(shared.Aims, n) end)
+            "#,
+        );
+        sim.take_traffic();
+        for frame in 0..60u16 {
+            client_exec(
+                &sim,
+                0,
+                &format!(
+                    "local Net = require('Net') Net.Shot.Fire({frame}) Net.Chat.Fire({frame}) Net.Aim.Set({frame})"
+                ),
+            );
+            sim.step().expect("step");
+        }
+        sim.steps(3).expect("steps");
+        let traffic = sim.take_traffic();
+        let reliable = traffic.remote("BLINK_RELIABLE_REMOTE").calls;
+        let unreliable = traffic.remote("BLINK_UNRELIABLE_REMOTE").calls;
+        assert!(
+            (29..=32).contains(&reliable),
+            "{mode:?}: {reliable} reliable sends for 60 frames"
+        );
+        assert!(
+            (29..=32).contains(&unreliable),
+            "{mode:?}: {unreliable} unreliable sends for 60 frames"
+        );
+        let (shots, chats, aims): (Vec<u16>, Vec<u16>, Vec<u16>) = sim
+            .server()
+            .eval("return shared.Shots, shared.Chats, shared.Aims")
+            .expect("eval");
+        assert_eq!(shots, (0..60).collect::<Vec<u16>>(), "{mode:?}");
+        assert_eq!(chats, (0..60).collect::<Vec<u16>>(), "{mode:?}");
+        assert_eq!(aims.last(), Some(&59), "{mode:?}: the latest value wins");
+        assert!(aims.len() <= 32, "{mode:?}: one stream value per send, {aims:?}");
         assert_no_errors(&sim);
     }
 }

@@ -192,10 +192,7 @@ fn three_hundred_events_on_one_channel_round_trip() {
         );
         sim.steps(4).expect("steps");
         for name in ["Player1", "Player2"] {
-            let up: Vec<u32> = sim
-                .server()
-                .eval(&format!("return shared.Got.{name}"))
-                .expect("eval");
+            let up: Vec<u32> = sim.server().eval(&format!("return shared.Got.{name}")).expect("eval");
             let expected_up: Vec<u32> = (0..300).map(|i| i * 2).collect();
             assert_eq!(up, expected_up, "{mode:?}: {name}'s 300 events, in order");
         }

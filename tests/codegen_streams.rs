@@ -76,7 +76,11 @@ fn broadcast_streams_cost_one_call_a_frame_for_fifty_players_and_the_latest_valu
                 index,
                 "return shared.World, shared.Round, require('Net').Round.Get()",
             );
-            assert_eq!(round, ["fight"], "{mode:?}: client {index}: only the latest value is sent");
+            assert_eq!(
+                round,
+                ["fight"],
+                "{mode:?}: client {index}: only the latest value is sent"
+            );
             assert_eq!(got, "fight");
             assert_eq!(world.first(), Some(&3), "{mode:?}: client {index}");
         }
@@ -157,7 +161,12 @@ fn per_player_values_reach_only_their_player_and_go_when_the_player_leaves() {
         sim.step().expect("step");
         let traffic = sim.take_traffic();
         // Players 1 and 2 get one reliable FireClient each; player 2 one unreliable.
-        assert_eq!(traffic.kind(CallKind::FireClient).calls, 3, "{mode:?}: {:?}", traffic.calls());
+        assert_eq!(
+            traffic.kind(CallKind::FireClient).calls,
+            3,
+            "{mode:?}: {:?}",
+            traffic.calls()
+        );
         assert_eq!(traffic.total().calls, 3, "{mode:?}");
         sim.step().expect("step");
         let got = |index: usize| -> (Vec<String>, Option<String>, Option<f64>) {
@@ -167,8 +176,16 @@ fn per_player_values_reach_only_their_player_and_go_when_the_player_leaves() {
                 "local Net = require('Net') local aim = Net.Aim.Get() return shared.Got, Net.Self.Get(), if aim then aim.Z else nil",
             )
         };
-        assert_eq!(got(0), (vec!["one".to_string()], Some("one".to_string()), None), "{mode:?}");
-        assert_eq!(got(1), (vec!["two".to_string()], Some("two".to_string()), Some(3.0)), "{mode:?}");
+        assert_eq!(
+            got(0),
+            (vec!["one".to_string()], Some("one".to_string()), None),
+            "{mode:?}"
+        );
+        assert_eq!(
+            got(1),
+            (vec!["two".to_string()], Some("two".to_string()), Some(3.0)),
+            "{mode:?}"
+        );
         assert_eq!(got(2), (vec![], None, None), "{mode:?}: nothing for player 3");
         let kept: bool = server_eval(&sim, "return require('Net').Self.Get(shared.P[2]) == 'two'");
         assert!(kept);
@@ -178,7 +195,11 @@ fn per_player_values_reach_only_their_player_and_go_when_the_player_leaves() {
             &sim,
             "local Net = require('Net') local aim = Net.Aim.Get(shared.P[2]) return Net.Self.Get(shared.P[2]), if aim then aim.X else nil",
         );
-        assert_eq!((self_value, aim_value), (None, None), "{mode:?}: the leaver's values are dropped");
+        assert_eq!(
+            (self_value, aim_value),
+            (None, None),
+            "{mode:?}: the leaver's values are dropped"
+        );
         sim.take_traffic();
         sim.steps(3).expect("steps");
         assert_eq!(
@@ -241,7 +262,11 @@ fn client_streams_reach_the_server_per_player() {
         sim.take_traffic();
         sim.steps(4).expect("steps");
         let traffic = sim.take_traffic();
-        assert_eq!(traffic.kind(CallKind::FireServer).calls, 12, "{mode:?}: 3 clients x 4 unreliable flushes");
+        assert_eq!(
+            traffic.kind(CallKind::FireServer).calls,
+            12,
+            "{mode:?}: 3 clients x 4 unreliable flushes"
+        );
         let first_player: bool = server_eval(
             &sim,
             "shared.First = game:GetService('Players'):GetPlayers()[1] return require('Net').Loadout.Get(shared.First) ~= nil",
@@ -284,7 +309,11 @@ fn a_late_joiner_gets_the_current_value_of_reliable_broadcast_streams() {
     assert_eq!(got, "round 3");
     for old in 0..2 {
         let round: Vec<String> = client_eval(&sim, old, "return shared.Round");
-        assert_eq!(round, ["round 3"], "client {old}: the joiner's copy is not sent again to the others");
+        assert_eq!(
+            round,
+            ["round 3"],
+            "client {old}: the joiner's copy is not sent again to the others"
+        );
     }
     assert_no_errors(&sim);
 }
@@ -305,7 +334,10 @@ fn set_checks_its_value_and_streams_keep_the_schemas_casing() {
         "local ok, problem = pcall(require('Net').Score.set, 300) assert(not ok) return tostring(problem)",
     );
     assert!(problem.contains("Score.set"), "{problem}");
-    server_exec(&sim, "require('Net').Score.set(7) assert(require('Net').Score.get() == 7)");
+    server_exec(
+        &sim,
+        "require('Net').Score.set(7) assert(require('Net').Score.get() == 7)",
+    );
     sim.steps(2).expect("steps");
     let got: Vec<u8> = client_eval(&sim, 0, "return shared.Got");
     assert_eq!(got, vec![7]);
@@ -318,7 +350,9 @@ fn edit_mode_stream_members_are_no_ops() {
     let mut options = SimulationOptions::new(Mode::Native, 1);
     options.running = false;
     let mut sim = Simulation::with_options(options).expect("simulation");
-    sim.server().load_module("Net", &modules.server).expect("server loads in edit mode");
+    sim.server()
+        .load_module("Net", &modules.server)
+        .expect("server loads in edit mode");
     sim.client(0)
         .expect("client")
         .load_module("Net", &modules.client)

@@ -352,6 +352,12 @@ fn declarations_match_the_api_tables_of_the_modules() {
         ] {
             let luau: BTreeSet<String> = luau.into_iter().collect();
             let declared = declared_paths(&text(kind));
+            assert!(
+                luau.iter()
+                    .any(|p| p.to_lowercase().replace('_', "") == "stepreplication"),
+                "{} {side}: the API walk found no StepReplication: {luau:?}",
+                path.display()
+            );
             assert_eq!(
                 declared,
                 luau,

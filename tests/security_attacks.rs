@@ -33,15 +33,32 @@ fn random_bytes_from_one_byte_to_a_mebibyte() {
     let modules = modules();
     for mode in MODES {
         let mut arena = Arena::new(&modules, mode);
-        for (seed, length) in [1usize, 2, 7, 64, 1000, 4096, 16384, 16385, 65536, 1 << 20].into_iter().enumerate() {
+        for (seed, length) in [1usize, 2, 7, 64, 1000, 4096, 16384, 16385, 65536, 1 << 20]
+            .into_iter()
+            .enumerate()
+        {
             let packet = noise(length, 7 + seed as u32);
             let expect = if length > 16384 {
                 Expect::Reason("PacketTooLarge")
             } else {
                 Expect::OneOf(DECODE_REASONS)
             };
-            run_case(&mut arena, &format!("{length} random bytes"), RELIABLE, &packet, vec![], expect.clone());
-            run_case(&mut arena, &format!("{length} random bytes (unreliable)"), UNRELIABLE, &packet, vec![], expect);
+            run_case(
+                &mut arena,
+                &format!("{length} random bytes"),
+                RELIABLE,
+                &packet,
+                vec![],
+                expect.clone(),
+            );
+            run_case(
+                &mut arena,
+                &format!("{length} random bytes (unreliable)"),
+                UNRELIABLE,
+                &packet,
+                vec![],
+                expect,
+            );
         }
     }
 }
@@ -62,7 +79,14 @@ fn every_truncation_of_a_valid_multi_event_packet() {
                 Expect::Reason("Malformed")
             };
             let slots = part_slot(&arena);
-            run_case(&mut arena, &format!("cut at {cut}"), RELIABLE, &valid[..cut], slots, expect);
+            run_case(
+                &mut arena,
+                &format!("cut at {cut}"),
+                RELIABLE,
+                &valid[..cut],
+                slots,
+                expect,
+            );
             let (_, good, _) = arena.lists();
             let delivered = good.iter().filter(|g| g.starts_with("Player1 ")).count();
             let complete = ends.iter().filter(|&&end| end > 0 && end <= cut).count();
@@ -78,7 +102,10 @@ fn huge_length_prefixes() {
         ("2^16", &[0x80, 0x80, 0x04]),
         ("2^31", &[0x80, 0x80, 0x80, 0x80, 0x08]),
         ("2^32 - 1", &[0xFF, 0xFF, 0xFF, 0xFF, 0x0F]),
-        ("a 10-byte varint", &[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]),
+        (
+            "a 10-byte varint",
+            &[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01],
+        ),
     ];
     for mode in MODES {
         let mut arena = Arena::new(&modules, mode);
@@ -165,10 +192,38 @@ fn unreliable_values_outside_the_schema() {
     };
     for mode in MODES {
         let mut arena = Arena::new(&modules, mode);
-        run_case(&mut arena, "valid move", UNRELIABLE, &entity(3, 1.0, 50), vec![], Expect::Nothing);
-        run_case(&mut arena, "NaN x", UNRELIABLE, &entity(3, f32::NAN, 50), vec![], Expect::Reason("Malformed"));
-        run_case(&mut arena, "hp 101", UNRELIABLE, &entity(3, 1.0, 101), vec![], Expect::Reason("Malformed"));
-        run_case(&mut arena, "short", UNRELIABLE, &entity(3, 1.0, 1)[..4], vec![], Expect::Reason("Malformed"));
+        run_case(
+            &mut arena,
+            "valid move",
+            UNRELIABLE,
+            &entity(3, 1.0, 50),
+            vec![],
+            Expect::Nothing,
+        );
+        run_case(
+            &mut arena,
+            "NaN x",
+            UNRELIABLE,
+            &entity(3, f32::NAN, 50),
+            vec![],
+            Expect::Reason("Malformed"),
+        );
+        run_case(
+            &mut arena,
+            "hp 101",
+            UNRELIABLE,
+            &entity(3, 1.0, 101),
+            vec![],
+            Expect::Reason("Malformed"),
+        );
+        run_case(
+            &mut arena,
+            "short",
+            UNRELIABLE,
+            &entity(3, 1.0, 1)[..4],
+            vec![],
+            Expect::Reason("Malformed"),
+        );
     }
 }
 
@@ -192,7 +247,11 @@ fn instances_of_the_wrong_kind() {
         arena.reset();
         arena
             .sim
-            .inject_fire_server(0, RELIABLE, vec![RemoteValue::buffer(vec![PART]), RemoteValue::Number(1.0)])
+            .inject_fire_server(
+                0,
+                RELIABLE,
+                vec![RemoteValue::buffer(vec![PART]), RemoteValue::Number(1.0)],
+            )
             .expect("inject");
         arena.inject_valid();
         arena.sim.step().expect("step");

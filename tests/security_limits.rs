@@ -47,14 +47,42 @@ fn packets_over_max_packet_size_are_dropped_before_reading() {
             assert_eq!(packet.len(), total);
             packet
         };
-        run_case(&mut arena, "exactly MaxPacketSize", RELIABLE, &packet(16384), vec![], Expect::Nothing);
+        run_case(
+            &mut arena,
+            "exactly MaxPacketSize",
+            RELIABLE,
+            &packet(16384),
+            vec![],
+            Expect::Nothing,
+        );
         assert_eq!(count_good(&arena, "Player1 "), 2, "{mode:?}");
-        run_case(&mut arena, "MaxPacketSize + 1", RELIABLE, &packet(16385), vec![], Expect::Reason("PacketTooLarge"));
+        run_case(
+            &mut arena,
+            "MaxPacketSize + 1",
+            RELIABLE,
+            &packet(16385),
+            vec![],
+            Expect::Reason("PacketTooLarge"),
+        );
         assert_eq!(count_good(&arena, "Player1 "), 0, "{mode:?}: nothing of it is read");
         // Side-array slots count 4 bytes each.
         let slots = vec![RemoteValue::Number(1.0); 4096];
-        run_case(&mut arena, "a huge side array", RELIABLE, &[NUM, 1], slots, Expect::Reason("PacketTooLarge"));
-        run_case(&mut arena, "unreliable too large", UNRELIABLE, &[0; 20000], vec![], Expect::Reason("PacketTooLarge"));
+        run_case(
+            &mut arena,
+            "a huge side array",
+            RELIABLE,
+            &[NUM, 1],
+            slots,
+            Expect::Reason("PacketTooLarge"),
+        );
+        run_case(
+            &mut arena,
+            "unreliable too large",
+            UNRELIABLE,
+            &[0; 20000],
+            vec![],
+            Expect::Reason("PacketTooLarge"),
+        );
         assert_eq!(drop_counts(&arena, 1), ["PacketTooLarge=3"], "{mode:?}");
         assert_eq!(drop_counts(&arena, 2), Vec::<String>::new(), "{mode:?}");
     }
@@ -66,15 +94,40 @@ fn the_event_past_max_events_per_packet_ends_the_packet() {
     for mode in MODES {
         let mut arena = Arena::new(&modules, mode);
         let events = |count: usize| -> Vec<u8> { (0..count).flat_map(|_| [NUM, 3]).collect() };
-        run_case(&mut arena, "256 events", RELIABLE, &events(256), vec![], Expect::Nothing);
+        run_case(
+            &mut arena,
+            "256 events",
+            RELIABLE,
+            &events(256),
+            vec![],
+            Expect::Nothing,
+        );
         assert_eq!(count_good(&arena, "Player1 "), 256, "{mode:?}");
-        run_case(&mut arena, "257 events", RELIABLE, &events(257), vec![], Expect::Reason("TooManyEvents"));
-        assert_eq!(count_good(&arena, "Player1 "), 256, "{mode:?}: the first 256 are delivered");
+        run_case(
+            &mut arena,
+            "257 events",
+            RELIABLE,
+            &events(257),
+            vec![],
+            Expect::Reason("TooManyEvents"),
+        );
+        assert_eq!(
+            count_good(&arena, "Player1 "),
+            256,
+            "{mode:?}: the first 256 are delivered"
+        );
         let mut unreliable = Vec::new();
         for _ in 0..300 {
             unreliable.extend([MOVE, 1, 0, 0, 0, 0, 5]);
         }
-        run_case(&mut arena, "300 unreliable events", UNRELIABLE, &unreliable, vec![], Expect::Reason("TooManyEvents"));
+        run_case(
+            &mut arena,
+            "300 unreliable events",
+            UNRELIABLE,
+            &unreliable,
+            vec![],
+            Expect::Reason("TooManyEvents"),
+        );
         assert_eq!(count_good(&arena, "Player1 Move"), 256, "{mode:?}");
     }
 }
@@ -99,8 +152,16 @@ fn a_thousand_packets_in_one_frame_exhaust_the_byte_budget() {
         let growth = arena.sim.server().memory_kib().expect("memory") * 1024.0 - before;
         let fits = 65536 / 203;
         assert_eq!(count_good(&arena, "Player1 Blob"), fits, "{mode:?}");
-        assert_eq!(count_good(&arena, "Player2 "), valid_records("Player2").len(), "{mode:?}");
-        assert_eq!(drop_counts(&arena, 1), [format!("BudgetExceeded={}", 1000 - fits)], "{mode:?}");
+        assert_eq!(
+            count_good(&arena, "Player2 "),
+            valid_records("Player2").len(),
+            "{mode:?}"
+        );
+        assert_eq!(
+            drop_counts(&arena, 1),
+            [format!("BudgetExceeded={}", 1000 - fits)],
+            "{mode:?}"
+        );
         assert_eq!(drop_counts(&arena, 2), Vec::<String>::new(), "{mode:?}");
         // 1000 packets arrive as 203 KB of buffers; what the server keeps of them (the
         // delivered Blobs, the hook's reports) stays under twice that.
@@ -126,7 +187,11 @@ fn a_thousand_packets_in_one_frame_exhaust_the_byte_budget() {
             arena.inject(RELIABLE, &packet, vec![]);
         }
         arena.sim.step().expect("step");
-        assert_eq!(count_good(&arena, "Player1 Blob"), fits, "{mode:?}: refilled to the burst");
+        assert_eq!(
+            count_good(&arena, "Player1 Blob"),
+            fits,
+            "{mode:?}: refilled to the burst"
+        );
         assert_no_errors(&arena.sim);
         let warnings = arena.sim.server().warnings();
         assert_eq!(warnings.len(), 1, "{mode:?}: one warning in all: {warnings:?}");
@@ -155,7 +220,14 @@ fn malformed_invocations_are_dropped_like_events() {
         for (name, packet) in cases {
             run_case(&mut arena, name, RELIABLE, &packet, vec![], Expect::Reason("Malformed"));
         }
-        run_case(&mut arena, "valid", RELIABLE, &invocation(2, 3), vec![], Expect::Nothing);
+        run_case(
+            &mut arena,
+            "valid",
+            RELIABLE,
+            &invocation(2, 3),
+            vec![],
+            Expect::Nothing,
+        );
         let asked: u32 = arena.sim.server().eval("return shared.Asked").expect("asked");
         assert_eq!(asked, 1, "{mode:?}: the handler ran for the valid invocation only");
     }
@@ -186,9 +258,30 @@ fn a_flood_of_invocations_is_capped_per_player() {
             .exec("task.spawn(function() shared.Answer = require('Net').Ask.Invoke(4) end)")
             .expect("invoke");
         arena.sim.steps(4).expect("steps");
-        let answer: u32 = arena.sim.client(1).expect("client").eval("return shared.Answer").expect("answer");
+        let answer: u32 = arena
+            .sim
+            .client(1)
+            .expect("client")
+            .eval("return shared.Answer")
+            .expect("answer");
         assert_eq!(answer, 5, "{mode:?}");
-        // The flooding client's own module receives the failure answers without harm.
+        // The flooding player's own client module: its Invoke fails at once instead of
+        // waiting (the failure answers of the injected calls reach it harmlessly).
+        arena
+            .sim
+            .client(0)
+            .expect("client")
+            .exec("task.spawn(function() shared.Result = { pcall(require('Net').Ask.Invoke, 4) } end)")
+            .expect("invoke");
+        arena.sim.steps(4).expect("steps");
+        let (ok, problem): (bool, String) = arena
+            .sim
+            .client(0)
+            .expect("client")
+            .eval("return shared.Result[1], tostring(shared.Result[2])")
+            .expect("result");
+        assert!(!ok, "{mode:?}: the 65th call fails");
+        assert!(problem.contains("handler failed"), "{mode:?}: {problem}");
         assert_no_errors(&arena.sim);
     }
 }
@@ -210,10 +303,12 @@ fn drop_hook_and_counts_follow_the_casing() {
                 "#,
             )
             .expect("hook");
-        sim.inject_fire_server(0, RELIABLE, vec![RemoteValue::buffer(vec![200])]).expect("inject");
+        sim.inject_fire_server(0, RELIABLE, vec![RemoteValue::buffer(vec![200])])
+            .expect("inject");
         sim.step().expect("step");
         sim.server().exec("shared.Disconnect()").expect("disconnect");
-        sim.inject_fire_server(0, RELIABLE, vec![RemoteValue::buffer(vec![201])]).expect("inject");
+        sim.inject_fire_server(0, RELIABLE, vec![RemoteValue::buffer(vec![201])])
+            .expect("inject");
         sim.step().expect("step");
         let (seen, count): (Vec<String>, u32) = sim
             .server()
@@ -244,7 +339,11 @@ fn a_hook_that_errors_disturbs_nothing() {
         arena.inject(RELIABLE, &[NUM, 9], vec![]);
         arena.inject_valid();
         arena.sim.step().expect("step");
-        assert_eq!(count_good(&arena, "Player2 "), valid_records("Player2").len(), "{mode:?}");
+        assert_eq!(
+            count_good(&arena, "Player2 "),
+            valid_records("Player2").len(),
+            "{mode:?}"
+        );
         let errors = arena.sim.server().errors();
         assert_eq!(errors.len(), 1, "{mode:?}: the hook's own error, reported: {errors:?}");
         assert!(errors[0].contains("the game hook failed"), "{errors:?}");
@@ -301,7 +400,11 @@ fn unreliable_sends_over_max_unreliable_size_are_dropped_with_one_warning() {
         sim.steps(3).expect("steps");
         let heard: u32 = sim.server().eval("return shared.Heard").expect("heard");
         assert_eq!(heard, 1, "{mode:?}");
-        let heard: u32 = sim.client(0).expect("client").eval("return shared.Heard").expect("heard");
+        let heard: u32 = sim
+            .client(0)
+            .expect("client")
+            .eval("return shared.Heard")
+            .expect("heard");
         assert_eq!(heard, 1, "{mode:?}");
         for world in sim.worlds() {
             let warnings = world.warnings();
@@ -335,5 +438,68 @@ fn a_client_event_larger_than_max_packet_size_does_not_compile() {
     let diagnostics = error_codes(
         "option MaxPacketSize = 100\nevent Big { From: Client, Type: Reliable, Call: ManySync, Data: u8[200] }\n",
     );
-    assert!(diagnostics.iter().any(|d| d.contains("MaxPacketSize")), "{diagnostics:#?}");
+    assert!(
+        diagnostics.iter().any(|d| d.contains("MaxPacketSize")),
+        "{diagnostics:#?}"
+    );
+}
+
+/// `BatchUnreliable` packets hold several events: the same entry, limits and checks.
+#[test]
+fn batched_unreliable_packets_get_the_same_treatment() {
+    let modules = compile(&format!("option BatchUnreliable = true\n{}", attack_schema()));
+    let moves = |count: usize| -> Vec<u8> { (0..count).flat_map(|_| [MOVE, 1, 0, 0, 0, 0, 5]).collect() };
+    for mode in MODES {
+        let mut arena = Arena::new(&modules, mode);
+        run_case(
+            &mut arena,
+            "a valid batch",
+            UNRELIABLE,
+            &moves(10),
+            vec![],
+            Expect::Nothing,
+        );
+        assert_eq!(count_good(&arena, "Player1 Move"), 10, "{mode:?}");
+        let mut bad = moves(3);
+        bad.extend([MOVE, 1, 0, 0, 0xC0, 0x7F, 5]);
+        bad.extend(moves(2));
+        run_case(
+            &mut arena,
+            "NaN in the 4th",
+            UNRELIABLE,
+            &bad,
+            vec![],
+            Expect::Reason("Malformed"),
+        );
+        assert_eq!(count_good(&arena, "Player1 Move"), 3, "{mode:?}: the three before it");
+        run_case(
+            &mut arena,
+            "257 in a batch",
+            UNRELIABLE,
+            &moves(257),
+            vec![],
+            Expect::Reason("TooManyEvents"),
+        );
+        run_case(
+            &mut arena,
+            "too large",
+            UNRELIABLE,
+            &moves(2341),
+            vec![],
+            Expect::Reason("PacketTooLarge"),
+        );
+        // An honest client's batch of many events arrives whole (it splits at the limits).
+        arena.reset();
+        arena
+            .sim
+            .client(0)
+            .expect("client")
+            .exec("local Net = require('Net') for i = 1, 300 do Net.Move.Fire({ id = i % 256, x = i, hp = 7 }) end")
+            .expect("fire");
+        arena.sim.steps(2).expect("steps");
+        assert_eq!(count_good(&arena, "Player1 Move"), 300, "{mode:?}");
+        let (bad, _, drops) = arena.lists();
+        assert!(bad.is_empty() && drops.is_empty(), "{mode:?}: {bad:?} {drops:?}");
+        assert_no_errors(&arena.sim);
+    }
 }

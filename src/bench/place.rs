@@ -60,9 +60,9 @@ fn tree_of(dir: &Path, name: &str) -> Result<Option<InstanceBuilder>, BenchError
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
         .collect();
     entries.sort();
-    let init = entries.iter().find(|path| {
-        is_script_file(path) && path.file_stem().and_then(|s| s.to_str()) == Some("init")
-    });
+    let init = entries
+        .iter()
+        .find(|path| is_script_file(path) && path.file_stem().and_then(|s| s.to_str()) == Some("init"));
     let mut node = match init {
         Some(path) => module(name, read(path)?),
         None => folder(name),
@@ -111,7 +111,11 @@ pub fn build_place(bench_dir: &Path, upstream_dir: &Path, out: &Path) -> Result<
     let mut tools = folder("Tools");
     let mut tool_names = Vec::new();
     let (server, client) = compile_definition(&definition_path(bench_dir))?;
-    tools.add_child(folder("blink").with_child(module("Server", server)).with_child(module("Client", client)));
+    tools.add_child(
+        folder("blink")
+            .with_child(module("Server", server))
+            .with_child(module("Client", client)),
+    );
     tool_names.push("blink".to_string());
     let handwritten = bench_dir.join("handwritten");
     tools.add_child(
@@ -156,7 +160,9 @@ pub fn build_place(bench_dir: &Path, upstream_dir: &Path, out: &Path) -> Result<
                     tools.add_child(tree);
                     tool_names.push(name);
                 }
-                None => notes.push(format!("{name} left out: benchmark/tools/{name}/ holds no Luau (a compiler binary)")),
+                None => notes.push(format!(
+                    "{name} left out: benchmark/tools/{name}/ holds no Luau (a compiler binary)"
+                )),
             }
         }
     }
@@ -171,7 +177,12 @@ pub fn build_place(bench_dir: &Path, upstream_dir: &Path, out: &Path) -> Result<
 
     let mut dom = WeakDom::new(InstanceBuilder::new("DataModel"));
     let root = dom.root_ref();
-    dom.insert(root, InstanceBuilder::new("ReplicatedStorage").with_name("ReplicatedStorage").with_child(benchmark));
+    dom.insert(
+        root,
+        InstanceBuilder::new("ReplicatedStorage")
+            .with_name("ReplicatedStorage")
+            .with_child(benchmark),
+    );
     dom.insert(
         root,
         InstanceBuilder::new("ServerScriptService")
@@ -180,11 +191,13 @@ pub fn build_place(bench_dir: &Path, upstream_dir: &Path, out: &Path) -> Result<
     );
     dom.insert(
         root,
-        InstanceBuilder::new("StarterPlayer").with_name("StarterPlayer").with_child(
-            InstanceBuilder::new("StarterPlayerScripts")
-                .with_name("StarterPlayerScripts")
-                .with_child(client_runner),
-        ),
+        InstanceBuilder::new("StarterPlayer")
+            .with_name("StarterPlayer")
+            .with_child(
+                InstanceBuilder::new("StarterPlayerScripts")
+                    .with_name("StarterPlayerScripts")
+                    .with_child(client_runner),
+            ),
     );
     dom.insert(root, InstanceBuilder::new("Workspace").with_name("Workspace"));
     dom.insert(root, InstanceBuilder::new("Players").with_name("Players"));
@@ -203,9 +216,8 @@ pub fn build_place(bench_dir: &Path, upstream_dir: &Path, out: &Path) -> Result<
 /// Whether `program` is on PATH.
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| {
-            dir.join(program).is_file() || dir.join(format!("{program}.exe")).is_file()
-        })
+        std::env::split_paths(&paths)
+            .any(|dir| dir.join(program).is_file() || dir.join(format!("{program}.exe")).is_file())
     })
 }
 

@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::bench::run::{EVENTS_PER_FRAME, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
 use crate::bench::run_compiler::{CompilerRow, STAGES};
-use crate::runtime::Mode;
+use crate::runtime::{Mode, TimingClock};
 
 /// The Luau the embedded VM runs (mlua 0.12.2 through luau0-src 0.22.0+luau740).
 pub const LUAU_VERSION: &str = "0.740";
@@ -63,7 +63,10 @@ pub fn cpu_model() -> String {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     match model {
         Some(model) => format!("{model} ({cores} logical cores available)"),
-        None => format!("unknown {} CPU ({cores} logical cores available)", std::env::consts::ARCH),
+        None => format!(
+            "unknown {} CPU ({cores} logical cores available)",
+            std::env::consts::ARCH
+        ),
     }
 }
 
@@ -220,7 +223,12 @@ impl Report<'_> {
         let mut failures = Vec::new();
         for row in self.runtime {
             if let Err(err) = &row.outcome {
-                failures.push(format!("{} / {} / {}: {err}", row.bench, row.tool.display(), row.mode.label()));
+                failures.push(format!(
+                    "{} / {} / {}: {err}",
+                    row.bench,
+                    row.tool.display(),
+                    row.mode.label()
+                ));
             }
         }
         for row in self.compiler {
@@ -245,6 +253,12 @@ impl Report<'_> {
         let _ = writeln!(out, "- Date: {} (UTC)", context.date);
         let _ = writeln!(out, "- Machine: {}", context.cpu);
         let _ = writeln!(out, "- OS: {}", context.os);
+        let clock = if TimingClock::thread_cpu_available() {
+            "the thread's CPU time"
+        } else {
+            "the wall clock (this platform has no thread CPU clock)"
+        };
+        let _ = writeln!(out, "- Clock: {clock}");
         let _ = writeln!(
             out,
             "- Luau {LUAU_VERSION}, embedded in blinkblox (mlua), with Roblox's Luau fast flags on, sandboxed, \
@@ -319,11 +333,13 @@ impl Report<'_> {
 
 const READING: &str = "## Reading the numbers
 
-- **The clocks.** Fires and the flush are timed on the client inside Luau with `os.clock()`; the decode is \
-the time Rust measures around delivering the frame's packet to the server world (the remote's listeners, \
-the tool's decode and the bench's listener). Both are monotonic wall clocks of the process, and the run is \
-single-threaded, so another busy process on the machine shows up in the figures: compare within a table, \
-and rerun before reading a gap of a tenth as a change.
+- **The clock** is the CPU time of the thread running the VMs (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`; \
+the wall clock where the platform has no such clock). Fires and the flush are timed on the client inside \
+Luau; the decode is timed by blinkblox around delivering the frame's packet to the server world (the \
+remote's listeners, the tool's decode and the bench's listener). Time the thread spends descheduled is not \
+counted, so another busy process disturbs the figures less than it would a wall clock, though a shared \
+machine still moves them (caches, frequency): compare within a table, and rerun before reading a gap of a \
+tenth as a change.
 - **Natively compiled** is what a Roblox server runs for `--!native` code; **interpreted** is what most \
 players' clients run. In the embedded VM every function is compiled natively when native mode is on.
 - **The inbound limits are raised for the run.** `benchmark/definitions/Definition.blink` sets \

@@ -4,11 +4,12 @@
 //!
 //! The Luau half lives in `benchmark/harness/` (payloads, the client's timed frame, the
 //! server's checking listener, one adapter per tool); this file loads it, drives the frames
-//! and collects the figures. Clocks: the client times its fires and its flush inside Luau
-//! with `os.clock()`; the server's decode is the wall time Rust measures around the
-//! delivery of the frame's packets to the server world (`StepTiming::server.receive`:
-//! the remote's listeners, the tool's decode and the bench's listener, then deferred
-//! threads). Both are monotonic, high-resolution process clocks; the run is single-threaded.
+//! and collects the figures. Clock: the thread's CPU time (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`
+//! on Linux, the wall clock elsewhere), which a busy shared machine disturbs far less than
+//! wall time. The client times its fires and its flush inside Luau with `shared.BenchClock()`;
+//! the server's decode is what Rust measures around the delivery of the frame's packets to the
+//! server world (`StepTiming::server.receive`: the remote's listeners, the tool's decode and the
+//! bench's listener, then deferred threads). The run is single-threaded.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -16,7 +17,7 @@ use std::time::Instant;
 use crate::bench::BenchError;
 use crate::bench::run_upstream::compile_upstream;
 use crate::codegen::{OutputKind, Targets, generate};
-use crate::runtime::{Mode, Simulation};
+use crate::runtime::{Mode, Simulation, TimingClock, World};
 use crate::schema::check_source;
 
 /// Events fired per frame.
@@ -157,7 +158,8 @@ pub struct Harness {
 
 fn read(path: &Path) -> Result<String, BenchError> {
     std::fs::read_to_string(path).map_err(|err| {
-        BenchError::io("read", path, &err).with_help("the benchmark harness is part of the checkout: restore benchmark/")
+        BenchError::io("read", path, &err)
+            .with_help("the benchmark harness is part of the checkout: restore benchmark/")
     })
 }
 
@@ -252,7 +254,12 @@ pub fn compile_definition(path: &Path) -> Result<(String, String), BenchError> {
             typescript: false,
         },
     );
-    let find = |kind: OutputKind| files.iter().find(|file| file.kind == kind).map(|file| file.contents.clone());
+    let find = |kind: OutputKind| {
+        files
+            .iter()
+            .find(|file| file.kind == kind)
+            .map(|file| file.contents.clone())
+    };
     match (find(OutputKind::Server), find(OutputKind::Client)) {
         (Some(server), Some(client)) => Ok((server, client)),
         _ => Err(BenchError::new(format!(
@@ -286,6 +293,7 @@ fn lua_error(context: &str) -> impl Fn(mlua::Error) -> String + '_ {
 fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames: u32) -> Result<RowFigures, String> {
     let event = event_of(bench);
     let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
+    sim.set_timing_clock(TimingClock::ThreadCpu);
     let modules = harness.modules(tool)?;
     {
         let server = sim.server();
@@ -309,6 +317,7 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
     let frame_fn: mlua::Function = {
         let client = sim.client(0).ok_or("the client left")?;
         let setup = lua_error("client set-up");
+        install_clock(client).map_err(&setup)?;
         client.load_module("Payloads", &harness.payloads).map_err(&setup)?;
         client.load_module("BenchClient", &harness.client).map_err(&setup)?;
         if let Some((_, client_module)) = modules {
@@ -367,6 +376,14 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
     })
 }
 
+/// `shared.BenchClock()`: seconds of the thread's CPU time, which the client harness times
+/// its fires and flush with (it falls back to `os.clock` where this is absent, as in Studio).
+fn install_clock(world: &World) -> mlua::Result<()> {
+    let lua = world.lua();
+    let clock = lua.create_function(|_, ()| Ok(TimingClock::ThreadCpu.now().as_secs_f64()))?;
+    lua.globals().get::<mlua::Table>("shared")?.set("BenchClock", clock)
+}
+
 /// Every event fired arrived and decoded to what was fired, and nothing raised an error.
 fn check_outcome(sim: &Simulation, frames: u32) -> Result<(), String> {
     for world in sim.worlds() {
@@ -387,7 +404,9 @@ fn check_outcome(sim: &Simulation, frames: u32) -> Result<(), String> {
         ));
     }
     if received != expected {
-        return Err(format!("the server's listener saw {received} of the {expected} events fired"));
+        return Err(format!(
+            "the server's listener saw {received} of the {expected} events fired"
+        ));
     }
     Ok(())
 }

@@ -106,9 +106,18 @@ pub fn run_compiler(definition_name: &str, definition: &str) -> Vec<CompilerRow>
         .lines()
         .filter(|line| {
             let line = line.trim_start();
-            ["event ", "function ", "struct ", "enum ", "type ", "map ", "set ", "stream "]
-                .iter()
-                .any(|keyword| line.starts_with(keyword))
+            [
+                "event ",
+                "function ",
+                "struct ",
+                "enum ",
+                "type ",
+                "map ",
+                "set ",
+                "stream ",
+            ]
+            .iter()
+            .any(|keyword| line.starts_with(keyword))
         })
         .count();
     let many = many_declarations_schema(128);

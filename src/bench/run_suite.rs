@@ -7,7 +7,7 @@ use crate::bench::BenchError;
 use crate::bench::lock::write_atomically;
 use crate::bench::report::{Report, RunContext, cpu_model, os_description, today};
 use crate::bench::run::{
-    Harness, RUNTIME_BENCHES, ROBLOX_MAX_FRAMES, RuntimePlan, RuntimeRow, RuntimeTool, definition_path, run_runtime,
+    Harness, ROBLOX_MAX_FRAMES, RUNTIME_BENCHES, RuntimePlan, RuntimeRow, RuntimeTool, definition_path, run_runtime,
 };
 use crate::bench::run_compiler::{CompilerRow, run_compiler};
 use crate::bench::run_upstream::{is_blink_source, origin_version, upstream_dir};
@@ -21,8 +21,14 @@ const GROUPS_NOT_BUILT: [(&str, &str); 3] = [
         "Broadcast, UnreliableInput, Instances, WorldState, SelfState, ManyEvents and streams are not built into \
          the harness yet",
     ),
-    ("Rivals", "the crowd, unreliable and Instance scenarios across tools are not built into the harness yet"),
-    ("Probe", "measures what Roblox itself delivers; it needs Studio, not the embedded runtime"),
+    (
+        "Rivals",
+        "the crowd, unreliable and Instance scenarios across tools are not built into the harness yet",
+    ),
+    (
+        "Probe",
+        "measures what Roblox itself delivers; it needs Studio, not the embedded runtime",
+    ),
 ];
 
 /// What `--run` was asked for.
@@ -80,7 +86,10 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
             selection.benches = RUNTIME_BENCHES.to_vec();
         } else if lower == "performance" {
             selection.performance = true;
-        } else if let Some((group, why)) = GROUPS_NOT_BUILT.iter().find(|(group, _)| group.eq_ignore_ascii_case(name)) {
+        } else if let Some((group, why)) = GROUPS_NOT_BUILT
+            .iter()
+            .find(|(group, _)| group.eq_ignore_ascii_case(name))
+        {
             selection.not_run.push((group.to_string(), why.to_string()));
         } else {
             let matching: Vec<&'static str> = RUNTIME_BENCHES
@@ -88,11 +97,13 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
                 .filter(|bench| bench.to_ascii_lowercase().contains(&lower))
                 .collect();
             if matching.is_empty() {
-                return Err(BenchError::new(format!("no bench is named like `{name}`")).with_help(format!(
-                    "the benches are {}; the groups are Runtime, Performance, {}",
-                    RUNTIME_BENCHES.join(", "),
-                    GROUPS_NOT_BUILT.map(|(group, _)| group).join(", ")
-                )));
+                return Err(
+                    BenchError::new(format!("no bench is named like `{name}`")).with_help(format!(
+                        "the benches are {}; the groups are Runtime, Performance, {}",
+                        RUNTIME_BENCHES.join(", "),
+                        GROUPS_NOT_BUILT.map(|(group, _)| group).join(", ")
+                    )),
+                );
             }
             for bench in matching {
                 if !selection.benches.contains(&bench) {
@@ -101,7 +112,9 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
             }
         }
     }
-    selection.benches.sort_by_key(|bench| RUNTIME_BENCHES.iter().position(|b| b == bench));
+    selection
+        .benches
+        .sort_by_key(|bench| RUNTIME_BENCHES.iter().position(|b| b == bench));
     Ok(selection)
 }
 
@@ -163,7 +176,12 @@ fn select_tools(
             not_run.push((key.clone(), why_not_run(&key, bench_dir)));
         } else {
             let mut known: Vec<String> = RuntimeTool::ALL.iter().map(|tool| tool.key().to_string()).collect();
-            known.extend(declared.iter().filter(|name| RuntimeTool::from_key(name).is_none()).cloned());
+            known.extend(
+                declared
+                    .iter()
+                    .filter(|name| RuntimeTool::from_key(name).is_none())
+                    .cloned(),
+            );
             return Err(BenchError::new(format!("--tools names an unknown tool `{name}`"))
                 .with_help(format!("the tools are {}", known.join(", "))));
         }

@@ -84,13 +84,14 @@ pub fn compile_upstream(dir: &Path, driver: &str, schema: &str) -> Result<(Strin
             "`{}` does not hold Blink's compiler source (src/Parser.luau, src/Generator/)",
             dir.display()
         ))
-        .with_help("`blinkblox bench --download --tools upstream`, or pass --source upstream=PATH to a Blink 0.18 checkout"));
+        .with_help(
+            "`blinkblox bench --download --tools upstream`, or pass --source upstream=PATH to a Blink 0.18 checkout",
+        ));
     }
     let modules = module_sources(dir)?;
     let lua = mlua::Lua::new();
-    let failed = |err: mlua::Error| {
-        BenchError::new(format!("Blink's compiler (from `{}`) failed: {err}", dir.display()))
-    };
+    let failed =
+        |err: mlua::Error| BenchError::new(format!("Blink's compiler (from `{}`) failed: {err}", dir.display()));
     let table = lua.create_table().map_err(failed)?;
     for (key, text) in &modules {
         table.set(key.as_str(), text.as_str()).map_err(failed)?;

@@ -11,8 +11,8 @@ use std::time::Duration;
 use crate::bench::BenchError;
 use crate::bench::download::HttpOptions;
 use crate::bench::install::{self, DownloadOptions, Outcome};
-use crate::bench::resolve::Endpoints;
 use crate::bench::place::{build_place, run_in_studio};
+use crate::bench::resolve::Endpoints;
 use crate::bench::run_suite::{SuiteOptions, run_suite};
 use crate::bench::run_upstream::upstream_dir;
 use crate::runtime::Mode;
@@ -164,14 +164,20 @@ fn place(args: &BenchArgs) -> Result<(), BenchError> {
 
 /// The harness files `--run` needs are in the benchmark folder.
 fn check_harness(bench_dir: &Path) -> Result<(), BenchError> {
-    for file in ["harness/client.luau", "harness/server.luau", "definitions/Definition.blink"] {
+    for file in [
+        "harness/client.luau",
+        "harness/server.luau",
+        "definitions/Definition.blink",
+    ] {
         let path = bench_dir.join(file);
         if !path.is_file() {
             return Err(BenchError::new(format!(
                 "the benchmark harness is missing `{}`; nothing was downloaded",
                 path.display()
             ))
-            .with_help("run `blinkblox bench` in a BlinkBlox checkout (benchmark/ holds the harness), or pass --bench-dir"));
+            .with_help(
+                "run `blinkblox bench` in a BlinkBlox checkout (benchmark/ holds the harness), or pass --bench-dir",
+            ));
         }
     }
     Ok(())

@@ -150,9 +150,18 @@ pub fn write_zip(
         .unix_permissions(0o644);
     let folder_options = fixed.unix_permissions(0o755);
 
+    let entries = entries(files, include, exclude)?;
+    // Without these the registry cannot read the package, or Rojo cannot build it.
+    for required in ["wally.toml", "default.project.json", "src/init.luau"] {
+        if files.contains_key(required) && !entries.iter().any(|entry| entry.path() == required) {
+            return Err(format!(
+                "`[package] exclude` leaves `{required}` out of the zip, and an installed package needs it"
+            ));
+        }
+    }
     let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
     let zip_error = |err: zip::result::ZipError| format!("could not write the zip: {err}");
-    for entry in entries(files, include, exclude)? {
+    for entry in entries {
         match entry {
             Entry::Directory(path) => writer.add_directory(path, folder_options).map_err(zip_error)?,
             Entry::File(path) => {
@@ -301,5 +310,13 @@ mod tests {
         let err = check_size(MAX_PACKAGE_BYTES + 1, &all).unwrap_err();
         assert!(err.contains("over Wally's limit of 2 MiB (2097152 bytes)"), "{err}");
         assert_eq!(human_size(1536), "1.5 KiB");
+    }
+
+    #[test]
+    fn excluding_a_file_the_package_needs_is_an_error() {
+        let all = files(&["wally.toml", "src/init.luau", "src/a/Server.luau"]);
+        let err = write_zip(&all, "net", &[], &["src/init.luau".to_string()]).unwrap_err();
+        assert!(err.contains("`src/init.luau`"), "{err}");
+        assert!(write_zip(&all, "net", &[], &["src/a/*".to_string()]).is_ok());
     }
 }

@@ -434,6 +434,10 @@ mod tests {
         assert!(init.starts_with("--!strict\n-- studio/arena-net 1.0.0:"), "{init}");
         assert!(init.contains("require(ReplicatedStorage.Packages.ArenaNet)"), "{init}");
         assert!(
+            init.contains("--     local Combat = Net.combat.Server   -- in server code\n"),
+            "{init}"
+        );
+        assert!(
             init.contains(
                 "combat = lazy(\"studio/arena-net.combat\", { \"combat\" }, { \"Server\", \"Client\", \"Types\" }, {})"
             ),

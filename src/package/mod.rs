@@ -12,6 +12,7 @@ pub mod layout;
 pub mod spec;
 pub mod template;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -95,7 +96,7 @@ pub fn record_for_sync(
         return Ok(None);
     }
     let spec = PackageSpec::from_manifest(manifest)?;
-    let mut by_folder: std::collections::BTreeMap<String, SchemaModules> = std::collections::BTreeMap::new();
+    let mut by_folder: BTreeMap<String, SchemaModules> = BTreeMap::new();
     for file in files {
         let Some(rel) = paths::relative_to(&file.path, output_dir) else {
             continue;

@@ -58,12 +58,14 @@
 //! # }
 //! ```
 
+mod clock;
 mod fflags;
 mod simulation;
 mod transport;
 mod value;
 mod world;
 
+pub use clock::{TimingClock, thread_cpu_time};
 pub use fflags::{ROBLOX_FFLAGS, enable_roblox_fflags};
 pub use simulation::{FRAME_SECONDS, Kick, Simulation, SimulationOptions, StepTiming, WorldTiming};
 pub use transport::{CallKind, CallTally, RemoteCall, Traffic};

@@ -3,7 +3,9 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use super::clock::TimingClock;
 
 use super::transport::{Audience, Network, Packet, RemoteInfo, Traffic};
 use super::value::RemoteValue;
@@ -91,6 +93,7 @@ pub struct Simulation {
     last_timing: StepTiming,
     frame: u64,
     next_user_id: u64,
+    clock: TimingClock,
     server: World,
 }
 
@@ -115,12 +118,19 @@ impl Simulation {
             last_timing: StepTiming::default(),
             frame: 0,
             next_user_id: 0,
+            clock: TimingClock::Wall,
             server,
         };
         for _ in 0..options.clients {
             simulation.add_player()?;
         }
         Ok(simulation)
+    }
+
+    /// Measures [`last_step_timing`](Self::last_step_timing) with `clock` from the next step
+    /// on (the wall clock by default; the thread's CPU time is steadier on a busy machine).
+    pub fn set_timing_clock(&mut self, clock: TimingClock) {
+        self.clock = clock;
     }
 
     pub fn mode(&self) -> Mode {
@@ -234,14 +244,14 @@ impl Simulation {
         };
         let mut timing = StepTiming::default();
 
-        let started = Instant::now();
+        let started = self.clock.now();
         for (from, packet) in to_server {
             if let Packet::Remote { remote_id, kind, args } = packet {
                 self.server.deliver(remote_id, kind, from, None, &args)?;
             }
         }
         self.server.flush_deferred()?;
-        timing.server.receive = started.elapsed();
+        timing.server.receive = self.clock.now().saturating_sub(started);
 
         let remotes: Vec<Option<RemoteInfo>> = {
             let network = self.network.borrow();
@@ -255,7 +265,7 @@ impl Simulation {
         };
         for (index, slot) in self.clients.iter().enumerate() {
             let Some(slot) = slot else { continue };
-            let started = Instant::now();
+            let started = self.clock.now();
             for ((audience, packet), remote) in to_clients.iter().zip(&remotes) {
                 if let Audience::Player(player) = audience
                     && *player != slot.player_id
@@ -273,27 +283,28 @@ impl Simulation {
             timing.clients.push((
                 index,
                 WorldTiming {
-                    receive: started.elapsed(),
+                    receive: self.clock.now().saturating_sub(started),
                     frame: Duration::ZERO,
                 },
             ));
         }
 
-        let started = Instant::now();
+        let started = self.clock.now();
         self.server.frame(time, FRAME_SECONDS)?;
-        timing.server.frame = started.elapsed();
+        timing.server.frame = self.clock.now().saturating_sub(started);
         for (index, world_timing) in &mut timing.clients {
             if let Some(world) = self.client(*index) {
-                let started = Instant::now();
+                let started = self.clock.now();
                 world.frame(time, FRAME_SECONDS)?;
-                world_timing.frame = started.elapsed();
+                world_timing.frame = self.clock.now().saturating_sub(started);
             }
         }
         self.last_timing = timing;
         Ok(())
     }
 
-    /// Wall-clock time each world spent in the last [`step`](Self::step).
+    /// Time each world spent in the last [`step`](Self::step), by the
+    /// [timing clock](Self::set_timing_clock).
     pub fn last_step_timing(&self) -> &StepTiming {
         &self.last_timing
     }

@@ -61,10 +61,19 @@ pub fn valid_record_ends() -> Vec<usize> {
 
 /// What the honest player's listeners record for one [`valid_reliable`] packet.
 pub fn valid_records(player: &str) -> Vec<String> {
-    ["Str hi", "Num 4", "Flag true", "List 2", "Float 1.5", "Pick B", "Part Target", "Blob 3"]
-        .iter()
-        .map(|r| format!("{player} {r}"))
-        .collect()
+    [
+        "Str hi",
+        "Num 4",
+        "Flag true",
+        "List 2",
+        "Float 1.5",
+        "Pick B",
+        "Part Target",
+        "Blob 3",
+    ]
+    .iter()
+    .map(|r| format!("{player} {r}"))
+    .collect()
 }
 
 /// Listeners that check every value against the schema (`shared.Bad` collects the
@@ -155,7 +164,11 @@ impl Arena {
 
     pub fn inject(&mut self, remote: &str, packet: &[u8], slots: Vec<RemoteValue>) {
         self.sim
-            .inject_fire_server(0, remote, vec![RemoteValue::buffer(packet.to_vec()), RemoteValue::array(slots)])
+            .inject_fire_server(
+                0,
+                remote,
+                vec![RemoteValue::buffer(packet.to_vec()), RemoteValue::array(slots)],
+            )
             .expect("inject attack");
     }
 
@@ -196,9 +209,16 @@ pub fn run_case(arena: &mut Arena, name: &str, remote: &str, packet: &[u8], slot
     arena.sim.step().expect("step");
     let after = arena.sim.server().memory_kib().expect("memory") * 1024.0;
     let (bad, good, drops) = arena.lists();
-    assert!(bad.is_empty(), "{mode:?} {name}: a listener saw data outside the schema: {bad:?}");
+    assert!(
+        bad.is_empty(),
+        "{mode:?} {name}: a listener saw data outside the schema: {bad:?}"
+    );
     let honest: Vec<String> = good.iter().filter(|g| g.starts_with("Player2 ")).cloned().collect();
-    assert_eq!(honest, valid_records("Player2"), "{mode:?} {name}: the other player's packet");
+    assert_eq!(
+        honest,
+        valid_records("Player2"),
+        "{mode:?} {name}: the other player's packet"
+    );
     let attacker: Vec<&String> = drops.iter().filter(|d| d.starts_with("Player1 ")).collect();
     assert!(
         drops.iter().all(|d| d.starts_with("Player1 ")),
@@ -207,12 +227,19 @@ pub fn run_case(arena: &mut Arena, name: &str, remote: &str, packet: &[u8], slot
     match &expect {
         Expect::Nothing => assert!(attacker.is_empty(), "{mode:?} {name}: unexpected drops {drops:?}"),
         Expect::Reason(reason) => {
-            assert_eq!(attacker, [&format!("Player1 {reason}")], "{mode:?} {name}: the hook's report")
+            assert_eq!(
+                attacker,
+                [&format!("Player1 {reason}")],
+                "{mode:?} {name}: the hook's report"
+            )
         }
         Expect::OneOf(reasons) => {
             assert_eq!(attacker.len(), 1, "{mode:?} {name}: one drop: {drops:?}");
             let reason = attacker[0].trim_start_matches("Player1 ");
-            assert!(reasons.contains(&reason), "{mode:?} {name}: reason {reason}, expected one of {reasons:?}");
+            assert!(
+                reasons.contains(&reason),
+                "{mode:?} {name}: reason {reason}, expected one of {reasons:?}"
+            );
         }
     }
     // What arrives (the buffer, and the side array at 16 bytes a Luau slot) is in the

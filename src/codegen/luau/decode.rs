@@ -164,8 +164,9 @@ impl<'a> ModuleGen<'a> {
                 leaf.middle("else");
                 let mut packed = vec!["CallId".to_string()];
                 packed.extend(values.iter().cloned());
+                // A full queue dropped it: it no longer waits.
                 leaf.line(format!(
-                    "Push(FunctionQueues[{slot}], {player}, table.pack({}))",
+                    "if not Push(FunctionQueues[{slot}], {player}, table.pack({})) then EndInvocation(Player) end",
                     packed.join(", ")
                 ));
                 leaf.close("end");

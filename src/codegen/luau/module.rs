@@ -227,8 +227,9 @@ impl<'a> ModuleGen<'a> {
         self.emit_record(b, reliability, index, header, params);
         b.line("RecordOpen = false");
         b.line("ClientRecords += 1");
-        // Past MaxPacketSize: what came before this record goes now.
-        b.line("if SendCursor > MAX_PACKET_SIZE then SplitClientBatch() end");
+        // Past MaxPacketSize (side-array values count 4 bytes, as the server counts
+        // them): what came before this record goes now.
+        b.line("if SendCursor + SendInstanceCount * 4 > MAX_PACKET_SIZE then SplitClientBatch() end");
     }
 
     /// Writes `[index][extra header bytes][payload]` into the current batch. `header`

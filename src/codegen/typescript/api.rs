@@ -85,6 +85,18 @@ impl DtsNode {
     fn fits_namespace(&self) -> bool {
         self.entries.iter().all(|(name, _)| is_binding_identifier(name))
     }
+
+    /// Whether an entry is a scope holding only types: the Luau table has no such key,
+    /// so outside a namespace it is not declared at all.
+    fn is_type_only_scope(&self, item: &DtsItem) -> bool {
+        match item {
+            DtsItem::Scope(child) => self
+                .children
+                .get(*child)
+                .is_none_or(|child| child.entries.iter().all(|(_, entry)| child.is_type_only_scope(entry))),
+            DtsItem::Members(_) | DtsItem::Value(_) => false,
+        }
+    }
 }
 
 /// Builds the API tree for one module, in the order the Luau emitter fills its table:
@@ -322,6 +334,10 @@ fn invoke_type(ts: &TsTypes, function: &FunctionDecl) -> String {
 /// declared as a constant, so it is declared under another name and exported as itself.
 pub fn render_root(out: &mut String, root: &DtsNode) {
     for (name, item) in root.visible_entries() {
+        let as_namespace = is_binding_identifier(name) && root.namespace_of(item).is_some();
+        if !as_namespace && root.is_type_only_scope(item) {
+            continue;
+        }
         if !is_binding_identifier(name) {
             let local = format!("BlinkBlox_{}", type_alias_name(name));
             out.push_str(&format!("declare const {local}: {};\n", root.value_type(item, 0)));
@@ -354,6 +370,9 @@ impl DtsNode {
             out.push_str(&format!("{indent}export type {short} = {flat};\n"));
         }
         for (name, item) in self.visible_entries() {
+            if self.namespace_of(item).is_none() && self.is_type_only_scope(item) {
+                continue;
+            }
             match self.namespace_of(item) {
                 Some(child) => {
                     out.push_str(&format!("{indent}export namespace {name} {{\n"));
@@ -385,6 +404,7 @@ impl DtsNode {
                 };
                 node.visible_entries()
                     .into_iter()
+                    .filter(|(_, entry)| !node.is_type_only_scope(entry))
                     .map(|(name, entry)| {
                         format!(
                             "{inner}readonly {}: {};",
