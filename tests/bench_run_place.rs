@@ -270,9 +270,14 @@ fn the_place_runners_run_in_the_embedded_runtime() {
     let (temp, bench_dir) = bench_copy();
     let out = temp.path().join("Bench.rbxl");
     let output = bench(temp.path(), &["--place", out.to_str().expect("utf-8")]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
-    let dom = rbx_binary::from_reader(std::io::BufReader::new(std::fs::File::open(&out).expect("open")))
-        .expect("decode");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let dom =
+        rbx_binary::from_reader(std::io::BufReader::new(std::fs::File::open(&out).expect("open"))).expect("decode");
 
     let mut sim = Simulation::new(Mode::Native, 1).expect("simulation");
     for (path, text) in module_scripts(&dom) {
@@ -301,15 +306,55 @@ fn the_place_runners_run_in_the_embedded_runtime() {
     for tool in ["blink", "handwritten", "roblox"] {
         for bench in ["Booleans", "EntitiesRandom", "Tiny"] {
             let line = format!("[benchmark] {bench} {tool}: fire ");
-            assert!(client_prints.iter().any(|p| p.starts_with(&line)), "{line} in {client_prints:?}");
+            assert!(
+                client_prints.iter().any(|p| p.starts_with(&line)),
+                "{line} in {client_prints:?}"
+            );
         }
     }
     let server_prints = sim.server().prints();
-    assert!(server_prints.iter().any(|p| p == "[benchmark] finished"), "{server_prints:?}");
+    assert!(
+        server_prints.iter().any(|p| p == "[benchmark] finished"),
+        "{server_prints:?}"
+    );
     // Booleans and BooleansRandom: 2 benches × 2 frames × 1000 events on the Booleans event.
     assert!(
-        server_prints.iter().any(|p| p == "[benchmark] server received 4000 events for blink/Booleans"),
+        server_prints
+            .iter()
+            .any(|p| p == "[benchmark] server received 4000 events for blink/Booleans"),
         "{server_prints:?}"
     );
     drop(bench_dir);
+}
+
+#[test]
+fn performance_compares_with_blinks_compiler_when_its_source_is_given() {
+    let (temp, bench_dir) = bench_copy();
+    let upstream = temp.path().join("blink");
+    fake_blink(&upstream);
+    let output = bench(
+        temp.path(),
+        &["Performance", "--source", &format!("upstream={}", upstream.display())],
+    );
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    let start = report.find("### Against Blink's compiler").expect("comparison table");
+    let rows: Vec<Vec<&str>> = report[start..]
+        .lines()
+        .skip_while(|line| !line.starts_with('|'))
+        .take_while(|line| line.starts_with('|'))
+        .skip(2)
+        .map(|line| line.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{report}");
+    assert_eq!((rows[0][0], rows[1][0]), ("Definition.blink", "128 declarations"));
+    for row in &rows {
+        for cell in &row[1..3] {
+            let value: f64 = cell.parse().unwrap_or_else(|_| panic!("{cell} in {row:?}"));
+            assert!(value > 0.0, "{row:?}");
+        }
+        assert!(row[3].ends_with('×'), "{row:?}");
+    }
+    assert!(report.contains("from `"), "a --source checkout is named: {report}");
 }

@@ -5,7 +5,7 @@
 
 mod codegen_support;
 
-use blinkblox::runtime::{CallKind, Mode, Simulation, SimulationOptions};
+use blinkblox::runtime::{CallKind, Mode, RemoteValue, Simulation, SimulationOptions};
 use codegen_support::*;
 
 fn server_eval<T: mlua::FromLuaMulti>(sim: &Simulation, source: &str) -> T {
@@ -373,4 +373,160 @@ fn edit_mode_stream_members_are_no_ops() {
     );
     sim.steps(2).expect("steps");
     assert_eq!(sim.take_traffic().total().calls, 0, "nothing is sent in edit mode");
+}
+
+#[test]
+fn stream_values_with_instances_keep_their_side_array() {
+    let modules = compile(
+        r#"
+        option BatchUnreliable = true
+        stream Focus { From: Server, Type: Reliable, Data: struct { part: Instance, n: u8 } }
+        stream Mine { From: Server, Type: Unreliable, Per: Player, Data: Instance? }
+        stream Pick { From: Client, Type: Reliable, Data: Instance }
+        event Ping { From: Server, Type: Unreliable, Call: ManySync, Data: Instance }
+        "#,
+    );
+    let setup = "for _, name in { 'A', 'B' } do local p = Instance.new('Part') p.Name = name p.Parent = workspace end";
+    for mode in MODES {
+        let mut sim = start_with(&modules, mode, 2, setup);
+        for index in 0..2 {
+            client_exec(
+                &sim,
+                index,
+                "local Net = require('Net') shared.Pings = {} Net.Ping.On(function(p) table.insert(shared.Pings, p.Name) end) Net.Pick.Set(workspace.B)",
+            );
+        }
+        server_exec(
+            &sim,
+            r#"
+            local Net = require("Net")
+            local p = game:GetService("Players"):GetPlayers()
+            Net.Focus.Set({ part = workspace.A, n = 4 })
+            Net.Mine.Set(p[1], workspace.B)
+            Net.Mine.Set(p[2], nil)
+            Net.Ping.FireAll(workspace.A)
+            Net.Ping.Fire(p[2], workspace.B)
+            "#,
+        );
+        sim.steps(3).expect("steps");
+        for index in 0..2 {
+            let (focus, n, mine, pings): (String, u8, Option<String>, Vec<String>) = client_eval(
+                &sim,
+                index,
+                "local Net = require('Net') local f = Net.Focus.Get() local m = Net.Mine.Get() return f.part.Name, f.n, if m then m.Name else nil, shared.Pings",
+            );
+            assert_eq!((focus.as_str(), n), ("A", 4), "{mode:?}");
+            let expected_mine = if index == 0 { Some("B".to_string()) } else { None };
+            assert_eq!(mine, expected_mine, "{mode:?}: client {index}");
+            let mut pings = pings;
+            pings.sort();
+            let expected_pings: Vec<&str> = if index == 0 { vec!["A"] } else { vec!["A", "B"] };
+            assert_eq!(pings, expected_pings, "{mode:?}: client {index}");
+        }
+        let picks: Vec<String> = server_eval(
+            &sim,
+            "local Net = require('Net') local out = {} for _, p in game:GetService('Players'):GetPlayers() do table.insert(out, Net.Pick.Get(p).Name) end return out",
+        );
+        assert_eq!(picks, ["B", "B"], "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn a_set_that_raises_half_way_leaves_the_batches_intact() {
+    // No WriteValidations: the bad value fails inside the serializer, half-way.
+    let modules = compile(
+        r#"
+        stream Pos { From: Client, Type: Reliable, Data: struct { name: string, n: u8 } }
+        event Shot { From: Client, Type: Unreliable, Call: ManySync, Data: struct { name: string, n: u8 } }
+        event Chat { From: Client, Type: Reliable, Call: ManySync, Data: u8 }
+        stream Score { From: Server, Type: Reliable, Data: struct { name: string, n: u8 } }
+        event Note { From: Server, Type: Reliable, Call: ManySync, Data: u8 }
+        export struct Card { name: string, n: u8 }
+        "#,
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        server_exec(
+            &sim,
+            "local Net = require('Net') shared.Got = {} Net.Chat.On(function(_, n) table.insert(shared.Got, n) end) Net.Shot.On(function(_, v) table.insert(shared.Got, v.name) end)",
+        );
+        client_exec(
+            &sim,
+            0,
+            r#"
+            local Net = require("Net")
+            shared.Got = {}
+            Net.Note.On(function(n) table.insert(shared.Got, n) end)
+            Net.Chat.Fire(1)
+            assert(not pcall(Net.Pos.Set, { name = "p", n = "bad" }))
+            Net.Chat.Fire(2)
+            assert(not pcall(Net.Shot.Fire, { name = "s", n = "bad" }))
+            Net.Chat.Fire(3)
+            assert(not pcall(Net.Card.Write, { name = "c", n = "bad" }))
+            Net.Chat.Fire(4)
+            Net.Shot.Fire({ name = "ok", n = 1 })
+            "#,
+        );
+        server_exec(
+            &sim,
+            r#"
+            local Net = require("Net")
+            local p = game:GetService("Players"):GetPlayers()[1]
+            Net.Note.Fire(p, 1)
+            assert(not pcall(Net.Score.Set, { name = "p", n = "bad" }))
+            Net.Note.Fire(p, 2)
+            "#,
+        );
+        sim.steps(2).expect("steps");
+        let got: Vec<String> = server_eval(
+            &sim,
+            "local out = {} for _, v in shared.Got do table.insert(out, tostring(v)) end return out",
+        );
+        assert_eq!(got, ["ok", "1", "2", "3", "4"], "{mode:?}");
+        let notes: Vec<u8> = client_eval(&sim, 0, "return shared.Got");
+        assert_eq!(notes, vec![1, 2], "{mode:?}");
+        assert!(
+            sim.server().warnings().is_empty(),
+            "{mode:?}: {:?}",
+            sim.server().warnings()
+        );
+        assert_no_errors(&sim);
+    }
+}
+
+/// Roblox may deliver unreliable calls out of order: a stream value sent before the
+/// one kept is ignored (records carry the sender's flush number).
+#[test]
+fn a_late_unreliable_stream_packet_does_not_replace_a_newer_value() {
+    let modules = compile("stream Aim { From: Client, Type: Unreliable, Data: f32 }");
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        server_exec(
+            &sim,
+            "shared.Seen = {} require('Net').Aim.On(function(_, x) table.insert(shared.Seen, x) end)",
+        );
+        let packet = |flush: u8, x: f32| {
+            let mut bytes = vec![0u8, flush];
+            bytes.extend_from_slice(&x.to_le_bytes());
+            vec![RemoteValue::buffer(bytes), RemoteValue::array([])]
+        };
+        for (flush, x) in [(10, 1.0), (9, 2.0), (10, 5.0), (11, 3.0), (200, 4.0)] {
+            sim.inject_fire_server(0, "ReplicatedStorage.BLINK_UNRELIABLE_REMOTE", packet(flush, x))
+                .expect("inject");
+            sim.step().expect("step");
+        }
+        let seen: Vec<f32> = server_eval(&sim, "return shared.Seen");
+        assert_eq!(
+            seen,
+            vec![1.0, 3.0, 4.0],
+            "{mode:?}: late and repeated flushes are ignored"
+        );
+        let latest: f32 = server_eval(
+            &sim,
+            "return require('Net').Aim.Get(game:GetService('Players'):GetPlayers()[1])",
+        );
+        assert_eq!(latest, 4.0, "{mode:?}");
+        assert_no_errors(&sim);
+    }
 }

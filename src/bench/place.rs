@@ -33,6 +33,9 @@ pub struct PlaceSummary {
     pub notes: Vec<String>,
 }
 
+/// How deep a downloaded tool's folders may nest in the place.
+const MAX_TREE_DEPTH: usize = 32;
+
 fn read(path: &Path) -> Result<String, BenchError> {
     std::fs::read_to_string(path).map_err(|err| BenchError::io("read", path, &err))
 }
@@ -54,7 +57,13 @@ fn is_script_file(path: &Path) -> bool {
 /// A folder of a downloaded tool as Instances: Luau files become ModuleScripts, a folder with
 /// an `init.luau`/`init.lua` becomes that ModuleScript with the rest as children, other
 /// folders become Folders; other files are left out.
-fn tree_of(dir: &Path, name: &str) -> Result<Option<InstanceBuilder>, BenchError> {
+fn tree_of(dir: &Path, name: &str, depth: usize) -> Result<Option<InstanceBuilder>, BenchError> {
+    if depth > MAX_TREE_DEPTH {
+        return Err(BenchError::new(format!(
+            "`{}` is nested more than {MAX_TREE_DEPTH} folders deep (a link loop?)",
+            dir.display()
+        )));
+    }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|err| BenchError::io("list", dir, &err))?
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
@@ -79,7 +88,7 @@ fn tree_of(dir: &Path, name: &str) -> Result<Option<InstanceBuilder>, BenchError
             continue;
         }
         if path.is_dir() {
-            if let Some(child) = tree_of(path, file_name)? {
+            if let Some(child) = tree_of(path, file_name, depth + 1)? {
                 node.add_child(child);
                 has_scripts = true;
             }
@@ -155,7 +164,7 @@ pub fn build_place(bench_dir: &Path, upstream_dir: &Path, out: &Path) -> Result<
             if tool_names.contains(&name) || name.starts_with('.') {
                 continue;
             }
-            match tree_of(&path, &name)? {
+            match tree_of(&path, &name, 0)? {
                 Some(tree) => {
                     tools.add_child(tree);
                     tool_names.push(name);

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::bench::run::{EVENTS_PER_FRAME, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
-use crate::bench::run_compiler::{CompilerRow, STAGES};
+use crate::bench::run_compiler::{CompilerComparison, CompilerRow, STAGES};
 use crate::runtime::{Mode, TimingClock};
 
 /// The Luau the embedded VM runs (mlua 0.12.2 through luau0-src 0.22.0+luau740).
@@ -32,6 +32,7 @@ pub struct Report<'a> {
     pub context: &'a RunContext,
     pub runtime: &'a [RuntimeRow],
     pub compiler: &'a [CompilerRow],
+    pub comparison: &'a [CompilerComparison],
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`.
@@ -236,6 +237,11 @@ impl Report<'_> {
                 failures.push(format!("Performance / {}: {err}", row.schema));
             }
         }
+        for row in self.comparison {
+            if let Err(err) = &row.blink_ms {
+                failures.push(format!("Performance / Blink's compiler / {}: {err}", row.schema));
+            }
+        }
         failures
     }
 
@@ -307,6 +313,24 @@ impl Report<'_> {
                  is 128 client events over a few struct shapes.\n\n",
             );
             self.compiler_table(&mut out);
+        }
+        if !self.comparison.is_empty() {
+            out.push_str("### Against Blink's compiler\n\n");
+            out.push_str(
+                "The same schema compiled whole, milliseconds (medians): BlinkBlox checking and generating in \
+                 process; Blink 0.18 loading its modules, parsing and generating the Server and Client modules \
+                 from its Luau source in the embedded VM (natively compiled), each on the schema in its own \
+                 dialect. Blink normally runs under Lune; process start-up is not counted for either.\n\n",
+            );
+            out.push_str("| Schema | BlinkBlox | Blink 0.18 | BlinkBlox ÷ Blink |\n|---|---:|---:|---:|\n");
+            for row in self.comparison {
+                let (blink, ratio) = match &row.blink_ms {
+                    Ok(blink) => (ms(*blink), format!("{:.3}×", row.blinkblox_ms / blink)),
+                    Err(_) => ("failed".to_string(), "–".to_string()),
+                };
+                let _ = writeln!(out, "| {} | {} | {blink} | {ratio} |", row.schema, ms(row.blinkblox_ms));
+            }
+            out.push('\n');
         }
 
         let failures = self.failures();

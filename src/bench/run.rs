@@ -448,3 +448,29 @@ pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> Vec<RuntimeRow> {
     }
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_and_nearest_rank_percentiles() {
+        let odd = Stats::of_seconds(&[0.003, 0.001, 0.002]).expect("stats");
+        assert_eq!((odd.median_ms, odd.p99_ms), (2.0, 3.0));
+        let even = Stats::of_seconds(&[0.004, 0.001, 0.002, 0.003]).expect("stats");
+        assert_eq!(even.median_ms, 2.5);
+        // 200 frames: the 99th percentile is the 198th smallest, so two outliers do not set it.
+        let mut frames: Vec<f64> = (1..=200).map(|i| f64::from(i) / 1000.0).collect();
+        frames[199] = 10.0;
+        let stats = Stats::of_seconds(&frames).expect("stats");
+        assert_eq!(stats.p99_ms, 198.0);
+        assert!(Stats::of_seconds(&[]).is_none());
+    }
+
+    #[test]
+    fn random_benches_fire_their_plain_event() {
+        assert_eq!(event_of("BooleansRandom"), "Booleans");
+        assert_eq!(event_of("EntitiesRandom"), "Entities");
+        assert_eq!(event_of("Tiny"), "Tiny");
+    }
+}

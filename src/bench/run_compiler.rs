@@ -126,3 +126,56 @@ pub fn run_compiler(definition_name: &str, definition: &str) -> Vec<CompilerRow>
         time_schema("128 declarations", &many, 129),
     ]
 }
+
+/// Compiles a schema with Blink's compiler: (Server, Client), or why not.
+pub type BlinkCompiler<'a> = dyn Fn(&str) -> Result<(String, String), String> + 'a;
+
+/// The same schema compiled whole by BlinkBlox and by Blink 0.18, in milliseconds (medians).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompilerComparison {
+    pub schema: String,
+    /// Check and generate, in process.
+    pub blinkblox_ms: f64,
+    /// Loading Blink's modules, parsing and generating both sides, in the embedded Luau VM
+    /// (natively compiled); or why it could not run.
+    pub blink_ms: Result<f64, String>,
+}
+
+/// The 128-declaration schema in Blink 0.18's dialect: no BlinkBlox options, no trailing
+/// commas, and the output paths its parser requires.
+pub fn many_declarations_schema_for_blink(count: usize) -> String {
+    many_declarations_schema(count).replace(",\n}", "\n}").replace(
+        "\"MANY\"",
+        "\"MANY\"\noption ClientOutput = \"Client.luau\"\noption ServerOutput = \"Server.luau\"",
+    )
+}
+
+/// Times the whole compile of each (name, BlinkBlox text, Blink text) with both compilers;
+/// `blink` compiles Blink's text (see [`crate::bench::run_upstream::compile_upstream`]).
+pub fn compare_with_blink(schemas: &[(String, String, String)], blink: &BlinkCompiler<'_>) -> Vec<CompilerComparison> {
+    let targets = Targets {
+        types: false,
+        typescript: false,
+    };
+    schemas
+        .iter()
+        .map(|(name, ours, theirs)| {
+            let blinkblox_ms = median_ms(|| {
+                if let Some(schema) = check_source(name, ours).schema {
+                    std::hint::black_box(generate(&schema, targets));
+                }
+            });
+            let blink_ms = match blink(theirs) {
+                Err(err) => Err(err),
+                Ok(_) => Ok(median_ms(|| {
+                    std::hint::black_box(blink(theirs).ok());
+                })),
+            };
+            CompilerComparison {
+                schema: name.clone(),
+                blinkblox_ms,
+                blink_ms,
+            }
+        })
+        .collect()
+}

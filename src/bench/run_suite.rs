@@ -9,8 +9,11 @@ use crate::bench::report::{Report, RunContext, cpu_model, os_description, today}
 use crate::bench::run::{
     Harness, ROBLOX_MAX_FRAMES, RUNTIME_BENCHES, RuntimePlan, RuntimeRow, RuntimeTool, definition_path, run_runtime,
 };
-use crate::bench::run_compiler::{CompilerRow, run_compiler};
-use crate::bench::run_upstream::{is_blink_source, origin_version, upstream_dir};
+use crate::bench::run_compiler::{
+    CompilerComparison, CompilerRow, compare_with_blink, many_declarations_schema, many_declarations_schema_for_blink,
+    run_compiler,
+};
+use crate::bench::run_upstream::{compile_upstream, is_blink_source, origin_version, upstream_dir};
 use crate::bench::tools::ToolsFile;
 use crate::runtime::Mode;
 
@@ -128,17 +131,15 @@ fn why_not_run(name: &str, bench_dir: &Path) -> String {
                 or pass --source upstream=PATH to a Blink 0.18 checkout"
             .to_string();
     }
-    let present = bench_dir.join("tools").join(name).is_dir();
-    let state = if present {
-        format!("downloaded to benchmark/tools/{name}/, ")
-    } else {
-        "not downloaded, ".to_string()
-    };
     let what = match name {
-        "zap" => "the harness does not yet compile Definition.zap with zap's binary",
-        _ => "the harness has no adapter for its API and mock surface yet",
+        "zap" => "the harness does not yet compile an equivalent Definition.zap with zap's binary",
+        _ => "the harness has no adapter for its API and mock surface yet (competitors.md §7)",
     };
-    format!("{state}but not run: {what}")
+    if bench_dir.join("tools").join(name).is_dir() {
+        format!("downloaded to benchmark/tools/{name}/ but not run: {what}")
+    } else {
+        format!("not downloaded, and not run in this version: {what}")
+    }
 }
 
 fn select_tools(
@@ -214,6 +215,31 @@ fn tool_versions(tools: &[RuntimeTool], upstream: &Path) -> Vec<(String, String)
         .collect()
 }
 
+/// Both compilers on the benchmark schema and on 128 declarations, each in its own dialect.
+fn compare_compilers(
+    bench_dir: &Path,
+    upstream: &Path,
+    definition: &str,
+) -> Result<Vec<CompilerComparison>, BenchError> {
+    let read = |path: PathBuf| std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err));
+    let driver = read(bench_dir.join("harness").join("upstream.luau"))?;
+    let upstream_definition = read(bench_dir.join("definitions").join("Definition.upstream.blink"))?;
+    let schemas = [
+        (
+            "Definition.blink".to_string(),
+            definition.to_string(),
+            upstream_definition,
+        ),
+        (
+            "128 declarations".to_string(),
+            many_declarations_schema(128),
+            many_declarations_schema_for_blink(128),
+        ),
+    ];
+    let blink = |text: &str| compile_upstream(upstream, &driver, text).map_err(|err| err.to_string());
+    Ok(compare_with_blink(&schemas, &blink))
+}
+
 /// Runs what the options select and writes the report.
 pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     let selection = select_benches(&options.names)?;
@@ -238,11 +264,16 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         runtime = run_runtime(&harness, &plan);
     }
     let mut compiler = Vec::new();
+    let mut comparison = Vec::new();
     if selection.performance {
         let path = definition_path(&options.bench_dir);
         let text = std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err))?;
         eprintln!("{:>12} Performance (the compiler)", "Running");
         compiler = run_compiler("Definition.blink", &text);
+        if upstream_available {
+            eprintln!("{:>12} Performance against Blink's compiler", "Running");
+            comparison = compare_compilers(&options.bench_dir, &upstream, &text)?;
+        }
     }
 
     let context = RunContext {
@@ -259,6 +290,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         context: &context,
         runtime: &runtime,
         compiler: &compiler,
+        comparison: &comparison,
     }
     .render();
     let report_path = options
@@ -267,7 +299,8 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         .unwrap_or_else(|| options.bench_dir.join("Benchmarks.md"));
     write_atomically(&report_path, text.as_bytes())?;
     let failed_rows = runtime.iter().filter(|row| row.outcome.is_err()).count()
-        + compiler.iter().filter(|row| row.outcome.is_err()).count();
+        + compiler.iter().filter(|row| row.outcome.is_err()).count()
+        + comparison.iter().filter(|row| row.blink_ms.is_err()).count();
     Ok(SuiteOutcome {
         report_path,
         runtime,

@@ -45,6 +45,13 @@
 //! index range down to runs of eight and delivers inline (Sync listeners inside that
 //! pcall, Async through `task.spawn`). A failed check drops the rest of the packet; a
 //! Sync listener's error is reported and decoding resumes after its event.
+//!
+//! On the server, both remotes enter through `ReceiveFromClient` (SPEC §3.4): the
+//! packet's size against `MaxPacketSize`, the player's byte budget (a token bucket on
+//! Heartbeat time), then the decode, which also counts records against
+//! `MaxEventsPerPacket`. Invocations are capped per player while they wait. Drops are
+//! counted per player by reason and reported to the `OnDrop` hooks (docs:
+//! `docs/securing-the-server.md`).
 
 pub mod luau;
 pub mod typescript;

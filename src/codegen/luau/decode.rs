@@ -179,6 +179,7 @@ impl<'a> ModuleGen<'a> {
                     ty: &stream.data,
                 }];
                 let reader = format!("S{}", super::streams::stream_key(stream));
+                super::streams::emit_read_flush(leaf, stream);
                 let values = self.read_values(leaf, &params, inline, outer, &reader);
                 super::streams::emit_receive(leaf, stream, with_player, &values[0]);
             }

@@ -11,7 +11,8 @@
 //! 4. one decode function per channel (`DecodeReliable`, `DecodeUnreliable`): a loop
 //!    over the packet's records that finds each index by halving the range down to
 //!    runs of eight, and delivers inline (Sync listeners run inside the packet's pcall);
-//! 5. the per-packet entry (`ReceiveReliable`, …) that a remote calls: one pcall per
+//! 5. the per-packet entry a remote calls (`ReceiveFromClient` on the server: size,
+//!    byte budget, then the decode; `ReceivePacket` on the client): one pcall per
 //!    packet, no closure per packet;
 //! 6. the frozen API table, and the no-op twin returned in edit mode.
 

@@ -220,7 +220,7 @@ impl<'a> ModuleGen<'a> {
         header: &[(u32, String)],
         params: &[Param],
     ) {
-        b.line("if RecordOpen then CloseFailedRecord() end");
+        b.line("if RecordOpen or ScratchOpen then CloseFailedWrite() end");
         // A full packet goes now (MaxEventsPerPacket, send_client.luau).
         b.line("if ClientRecords >= MAX_EVENTS_PER_PACKET then SendClientBatch() end");
         b.line("RecordOpen, RecordCursor, RecordInstances = true, SendCursor, SendInstanceCount");

@@ -57,11 +57,20 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
     }];
     body.open(format!("StreamWriters.{key} = function(Value: {value_type})"));
     body.line("BeginScratch()");
-    mg.emit_record(body, stream.reliability, stream.index, &[], &params);
+    // Unreliable: a flush-number byte after the index, filled in at each flush.
+    let header: Vec<(u32, String)> = match stream.reliability {
+        Reliability::Reliable => Vec::new(),
+        Reliability::Unreliable => vec![(1, "0".into())],
+    };
+    mg.emit_record(body, stream.reliability, stream.index, &header, &params);
     body.line("EndScratch()");
     body.close("end");
+    let flush_offset = match stream.reliability {
+        Reliability::Reliable => 0,
+        Reliability::Unreliable => mg.index_bytes(Reliability::Unreliable),
+    };
     body.line(format!(
-        "OutgoingStreamOf.{key} = NewOutgoingStream({}, {})",
+        "OutgoingStreamOf.{key} = NewOutgoingStream({}, {}, {flush_offset})",
         stream.reliability == Reliability::Reliable,
         stream.per_player
     ));
@@ -123,11 +132,56 @@ fn receiving_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stream
     (real, vec![format!("{on} = NoopConnect,"), format!("{get} = Noop,")])
 }
 
+/// An unreliable stream's record carries the sender's flush number after its index
+/// (`[index][flush u8][value]`), so a packet Roblox delivers late cannot replace a
+/// newer value. Reads it into `Flush`.
+pub fn emit_read_flush(leaf: &mut CodeBuilder, stream: &StreamDecl) {
+    if stream.reliability == Reliability::Unreliable {
+        leaf.line("NeedBytes(1)");
+        leaf.line("local Flush = buffer.readu8(B, RecvCursor)");
+        leaf.line("RecvCursor += 1");
+    }
+}
+
 /// The decode loop's code for a stream record whose value was read into `value`.
 pub fn emit_receive(leaf: &mut CodeBuilder, stream: &StreamDecl, with_player: bool, value: &str) {
     let player = if with_player { "Player" } else { "nil" };
-    leaf.line(format!(
-        "ReceiveStream(IncomingStreams.{}, {player}, {value})",
-        stream_key(stream)
-    ));
+    let key = stream_key(stream);
+    match stream.reliability {
+        Reliability::Reliable => leaf.line(format!("ReceiveStream(IncomingStreams.{key}, {player}, {value})")),
+        Reliability::Unreliable => leaf.line(format!(
+            "ReceiveStreamInOrder(IncomingStreams.{key}, {player}, Flush, {value})"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schema::check_source;
+
+    fn modules(text: &str) -> (String, String) {
+        let output = check_source("streams.blink", text);
+        let schema = output.schema.expect("schema checks");
+        (
+            super::super::server::generate(&schema),
+            super::super::client::generate(&schema),
+        )
+    }
+
+    #[test]
+    fn each_side_gets_the_members_of_its_role() {
+        let (server, client) = modules(
+            "option Casing = Snake\nstream S { From: Server, Type: Reliable, Per: Player, Data: u8 }\nstream C { From: Client, Type: Unreliable, Data: u8 }",
+        );
+        assert!(
+            server.contains("set = function(Player: Player, Value: number)"),
+            "{server}"
+        );
+        assert!(
+            server.contains("get = function(Player: Player): (number)? return IncomingStreams.U0.Values[Player] end,")
+        );
+        assert!(client.contains("on = function(Listener: (number) -> ()): () -> () return ConnectStream(IncomingStreams.R0, Listener, false) end,"));
+        assert!(client.contains("OutgoingStreamOf.U0 = NewOutgoingStream(false, false, 1)"));
+        assert!(server.contains("ReceiveStreamInOrder(IncomingStreams.U0, Player, Flush, Value)"));
+    }
 }

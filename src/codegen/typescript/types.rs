@@ -207,12 +207,13 @@ impl TsTypes<'_> {
         }
     }
 
-    /// `{ leading; field: T; optional?: T | undefined }`.
+    /// `{ leading; field: T; optional?: T | undefined }`: a field that may be nil
+    /// (`T?`, `unknown`, or an alias of one) may be left out, as in Luau.
     fn object_type(&self, leading: &[String], fields: &[Field]) -> String {
         let mut members: Vec<String> = leading.to_vec();
         for field in fields {
             let key = property_key(&field.name);
-            if matches!(field.ty.kind, TypeKind::Optional(_)) {
+            if accepts_undefined(self.schema, &field.ty) {
                 members.push(format!("{key}?: {}", self.ts_type(&field.ty)));
             } else {
                 members.push(format!("{key}: {}", self.ts_type(&field.ty)));
