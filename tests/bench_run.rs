@@ -156,9 +156,27 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
     // What the seed page lists but this run did not do is said, not left out silently.
     assert!(report.contains("## Not run"), "{report}");
     assert!(
-        report.contains("- Scenarios: ") && report.contains("- Rivals: "),
+        report.contains("- Scenarios (the rest): ") && report.contains("- Rivals: "),
         "{report}"
     );
+
+    // Scenarios: BlinkBlox sends a broadcast to 50 players in one remote call.
+    let scenarios = table_after(&report, "## Scenarios (BlinkBlox)");
+    assert_eq!(scenarios.len(), 2, "{report}");
+    assert_eq!(
+        (scenarios[0][0].as_str(), scenarios[0][1].as_str()),
+        ("Broadcast", "50")
+    );
+    assert_eq!(
+        (scenarios[1][0].as_str(), scenarios[1][1].as_str()),
+        ("ManyEvents", "1")
+    );
+    for row in &scenarios {
+        for cell in &row[2..6] {
+            number(cell, &format!("scenario {}", row[0]));
+        }
+        assert_eq!(row[6], "1", "one remote call a frame: {row:?}");
+    }
     assert!(!report.contains("## Rows that failed"), "{report}");
 }
 

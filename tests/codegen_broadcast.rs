@@ -449,3 +449,37 @@ fn client_flush_rate_thirty_halves_stream_and_batched_sends_and_loses_nothing() 
         assert_no_errors(&sim);
     }
 }
+
+/// The frame's broadcast reaches whoever is connected when it is sent, so a player who
+/// joins after a FireList (sent as a broadcast) in the same frame must skip it.
+#[test]
+fn a_player_who_joins_mid_frame_does_not_receive_a_list_they_are_not_on() {
+    let modules = compile(RELIABLE);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 4);
+        record_on_every_client(&sim, &["E"]);
+        server_exec(
+            &sim,
+            "local Net = require('Net') local p = game:GetService('Players'):GetPlayers() Net.E.FireList({ p[1], p[2], p[3] }, 1)",
+        );
+        let joiner = sim.add_player().expect("join");
+        sim.client(joiner).expect("client").exec(HELPERS).expect("helpers");
+        sim.client(joiner)
+            .expect("client")
+            .load_module("Net", &modules.client)
+            .expect("client module");
+        client_exec(
+            &sim,
+            joiner,
+            "local Net = require('Net') shared.Got = {} Net.E.On(function(n) table.insert(shared.Got, n) end)",
+        );
+        server_exec(&sim, "require('Net').E.FireAll(2)");
+        sim.steps(2).expect("steps");
+        assert_eq!(client_got(&sim, joiner), vec![2], "{mode:?}: the joiner skips the list");
+        for index in 0..3 {
+            assert_eq!(client_got(&sim, index), vec![1, 2], "{mode:?}: client {index}");
+        }
+        assert_eq!(client_got(&sim, 3), vec![2], "{mode:?}: client 3 was not listed");
+        assert_no_errors(&sim);
+    }
+}

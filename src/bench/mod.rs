@@ -21,6 +21,7 @@ pub mod report;
 pub mod resolve;
 pub mod run;
 pub mod run_compiler;
+pub mod run_scenarios;
 pub mod run_suite;
 pub mod run_upstream;
 pub mod tools;

@@ -6,6 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::bench::run::{EVENTS_PER_FRAME, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
 use crate::bench::run_compiler::{CompilerComparison, CompilerRow, STAGES};
+use crate::bench::run_scenarios::ScenarioRow;
 use crate::runtime::{Mode, TimingClock};
 
 /// The Luau the embedded VM runs (mlua 0.12.2 through luau0-src 0.22.0+luau740).
@@ -33,6 +34,7 @@ pub struct Report<'a> {
     pub runtime: &'a [RuntimeRow],
     pub compiler: &'a [CompilerRow],
     pub comparison: &'a [CompilerComparison],
+    pub scenarios: &'a [ScenarioRow],
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`.
@@ -199,6 +201,51 @@ impl Report<'_> {
         out.push('\n');
     }
 
+    fn scenario_table(&self, out: &mut String) {
+        out.push_str("## Scenarios (BlinkBlox)\n\n");
+        out.push_str(
+            "The server sending, BlinkBlox only. Broadcast: 100 units (a u16, a vector, a u8 and a boolean) a \
+             frame to 50 players with FireAll. ManyEvents: 100 reliable events a frame to one player, spread over \
+             128 declarations. Milliseconds a frame, medians: \"Send\" is the server's fires and its flush, \
+             \"Decode\" is one player's decode and listeners (the mean over the players). A FireAllClients counts \
+             as one remote call.\n\n",
+        );
+        out.push_str(
+            "| Scenario | Players | Send, native | Decode, native | Send, interpreted | Decode, interpreted | Remote calls a frame |\n",
+        );
+        out.push_str("|---|---:|---:|---:|---:|---:|---:|\n");
+        let mut names: Vec<&str> = Vec::new();
+        for row in self.scenarios {
+            if !names.contains(&row.scenario) {
+                names.push(row.scenario);
+            }
+        }
+        for name in names {
+            let find = |mode: Mode| {
+                self.scenarios
+                    .iter()
+                    .find(|row| row.scenario == name && row.mode == mode)
+                    .map(|row| &row.outcome)
+            };
+            let mut cells = Vec::new();
+            let (mut players, mut calls) = ("–".to_string(), "–".to_string());
+            for mode in [Mode::Native, Mode::Interpreted] {
+                match find(mode) {
+                    Some(Ok(figures)) => {
+                        cells.push(ms(figures.send.median_ms));
+                        cells.push(ms(figures.decode.median_ms));
+                        players = figures.players.to_string();
+                        calls = bytes(figures.calls_per_frame);
+                    }
+                    Some(Err(_)) => cells.extend(["failed".to_string(), "failed".to_string()]),
+                    None => cells.extend(["–".to_string(), "–".to_string()]),
+                }
+            }
+            let _ = writeln!(out, "| {name} | {players} | {} | {calls} |", cells.join(" | "));
+        }
+        out.push('\n');
+    }
+
     fn compiler_table(&self, out: &mut String) {
         out.push_str("| Schema | Declarations |");
         for stage in STAGES {
@@ -235,6 +282,11 @@ impl Report<'_> {
         for row in self.compiler {
             if let Err(err) = &row.outcome {
                 failures.push(format!("Performance / {}: {err}", row.schema));
+            }
+        }
+        for row in self.scenarios {
+            if let Err(err) = &row.outcome {
+                failures.push(format!("{} / BlinkBlox / {}: {err}", row.scenario, row.mode.label()));
             }
         }
         for row in self.comparison {
@@ -302,6 +354,10 @@ impl Report<'_> {
             self.runtime_table(&mut out, |stats| stats.p99_ms);
             out.push_str("### Fire and flush separately (medians)\n\n");
             self.fire_flush_table(&mut out);
+        }
+
+        if !self.scenarios.is_empty() {
+            self.scenario_table(&mut out);
         }
 
         if !self.compiler.is_empty() {

@@ -156,7 +156,7 @@ pub struct Harness {
     upstream: Result<(String, String), String>,
 }
 
-fn read(path: &Path) -> Result<String, BenchError> {
+pub(crate) fn read(path: &Path) -> Result<String, BenchError> {
     std::fs::read_to_string(path).map_err(|err| {
         BenchError::io("read", path, &err)
             .with_help("the benchmark harness is part of the checkout: restore benchmark/")
@@ -232,8 +232,12 @@ pub fn definition_path(bench_dir: &Path) -> PathBuf {
 
 /// BlinkBlox's Server and Client modules for the benchmark schema.
 pub fn compile_definition(path: &Path) -> Result<(String, String), BenchError> {
-    let text = read(path)?;
-    let output = check_source(&path.display().to_string(), &text);
+    compile_text(path, &read(path)?)
+}
+
+/// BlinkBlox's Server and Client modules for schema `text` (named `path` in messages).
+pub fn compile_text(path: &Path, text: &str) -> Result<(String, String), BenchError> {
+    let output = check_source(&path.display().to_string(), text);
     let Some(schema) = output.schema else {
         let first = output
             .diagnostics
@@ -378,7 +382,7 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
 
 /// `shared.BenchClock()`: seconds of the thread's CPU time, which the client harness times
 /// its fires and flush with (it falls back to `os.clock` where this is absent, as in Studio).
-fn install_clock(world: &World) -> mlua::Result<()> {
+pub(crate) fn install_clock(world: &World) -> mlua::Result<()> {
     let lua = world.lua();
     let clock = lua.create_function(|_, ()| Ok(TimingClock::ThreadCpu.now().as_secs_f64()))?;
     lua.globals().get::<mlua::Table>("shared")?.set("BenchClock", clock)

@@ -31,6 +31,11 @@ pub struct CompilerRow {
 /// A schema of `count` reliable client events over a few struct shapes (the shape of a
 /// game with many remotes), for timing the compiler on a large file.
 pub fn many_declarations_schema(count: usize) -> String {
+    many_declarations_schema_from(count, "Client")
+}
+
+/// [`many_declarations_schema`] with the events sent from `from` (`Client` or `Server`).
+pub fn many_declarations_schema_from(count: usize, from: &str) -> String {
     let mut text = String::from("option ManualReplication = true\noption RemoteScope = \"MANY\"\n\n");
     text.push_str("struct Unit {\n    id: u16,\n    position: vector,\n    health: u8,\n    alive: boolean,\n}\n\n");
     for index in 0..count {
@@ -41,7 +46,7 @@ pub fn many_declarations_schema(count: usize) -> String {
             _ => "Unit[0..16]",
         };
         text.push_str(&format!(
-            "event Event{index} {{\n    From: Client,\n    Type: Reliable,\n    Call: SingleSync,\n    Data: {data},\n}}\n\n"
+            "event Event{index} {{\n    From: {from},\n    Type: Reliable,\n    Call: SingleSync,\n    Data: {data},\n}}\n\n"
         ));
     }
     text

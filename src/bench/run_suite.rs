@@ -13,6 +13,7 @@ use crate::bench::run_compiler::{
     CompilerComparison, CompilerRow, compare_with_blink, many_declarations_schema, many_declarations_schema_for_blink,
     run_compiler,
 };
+use crate::bench::run_scenarios::{SCENARIOS, ScenarioHarness, run_scenarios};
 use crate::bench::run_upstream::{compile_upstream, is_blink_source, origin_version, upstream_dir};
 use crate::bench::tools::ToolsFile;
 use crate::runtime::Mode;
@@ -20,9 +21,8 @@ use crate::runtime::Mode;
 /// The groups of the seed page that this version does not run yet, with why.
 const GROUPS_NOT_BUILT: [(&str, &str); 3] = [
     (
-        "Scenarios",
-        "Broadcast, UnreliableInput, Instances, WorldState, SelfState, ManyEvents and streams are not built into \
-         the harness yet",
+        "Scenarios (the rest)",
+        "UnreliableInput, Instances, WorldState, SelfState and streams are not built into the harness yet",
     ),
     (
         "Rivals",
@@ -63,6 +63,7 @@ pub struct SuiteOutcome {
 
 struct Selection {
     benches: Vec<&'static str>,
+    scenarios: Vec<&'static str>,
     performance: bool,
     not_run: Vec<(String, String)>,
 }
@@ -71,6 +72,7 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
     if names.is_empty() {
         return Ok(Selection {
             benches: RUNTIME_BENCHES.to_vec(),
+            scenarios: SCENARIOS.to_vec(),
             performance: true,
             not_run: GROUPS_NOT_BUILT
                 .iter()
@@ -80,6 +82,7 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
     }
     let mut selection = Selection {
         benches: Vec::new(),
+        scenarios: Vec::new(),
         performance: false,
         not_run: Vec::new(),
     };
@@ -89,6 +92,14 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
             selection.benches = RUNTIME_BENCHES.to_vec();
         } else if lower == "performance" {
             selection.performance = true;
+        } else if lower == "scenarios" {
+            selection.scenarios = SCENARIOS.to_vec();
+            let (group, why) = GROUPS_NOT_BUILT[0];
+            selection.not_run.push((group.to_string(), why.to_string()));
+        } else if let Some(scenario) = SCENARIOS.iter().find(|s| s.eq_ignore_ascii_case(name)) {
+            if !selection.scenarios.contains(scenario) {
+                selection.scenarios.push(scenario);
+            }
         } else if let Some((group, why)) = GROUPS_NOT_BUILT
             .iter()
             .find(|(group, _)| group.eq_ignore_ascii_case(name))
@@ -263,6 +274,11 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         };
         runtime = run_runtime(&harness, &plan);
     }
+    let mut scenarios = Vec::new();
+    if !selection.scenarios.is_empty() && tools.contains(&RuntimeTool::Blink) {
+        let harness = ScenarioHarness::load(&options.bench_dir)?;
+        scenarios = run_scenarios(&harness, &selection.scenarios, &options.modes, options.frames);
+    }
     let mut compiler = Vec::new();
     let mut comparison = Vec::new();
     if selection.performance {
@@ -291,6 +307,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         runtime: &runtime,
         compiler: &compiler,
         comparison: &comparison,
+        scenarios: &scenarios,
     }
     .render();
     let report_path = options
@@ -300,7 +317,8 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     write_atomically(&report_path, text.as_bytes())?;
     let failed_rows = runtime.iter().filter(|row| row.outcome.is_err()).count()
         + compiler.iter().filter(|row| row.outcome.is_err()).count()
-        + comparison.iter().filter(|row| row.blink_ms.is_err()).count();
+        + comparison.iter().filter(|row| row.blink_ms.is_err()).count()
+        + scenarios.iter().filter(|row| row.outcome.is_err()).count();
     Ok(SuiteOutcome {
         report_path,
         runtime,

@@ -20,6 +20,10 @@
 //! its answer `[index][call id u16][1][returns]` or `[index][call id][0]` when the
 //! server's handler failed.
 //!
+//! A stream's record is `[index][value]` on its channel; an unreliable stream's is
+//! `[index][flush u8][value]`, the sender's flush count mod 256, so the receiver can
+//! ignore a late packet.
+//!
 //! # Batching
 //! The client writes a frame's reliable records into one batch and sends it on
 //! Heartbeat (or `StepReplication`) as one `FireServer`, refilling last frame's packet

@@ -341,8 +341,9 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
     b.open("Unreliable.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)");
     b.line(format!("{receive}(DecodeUnreliable, Player, Packet, Instances)"));
     b.close("end)");
-    // Reliable broadcast streams hand their current value to whoever joins.
-    b.line("Players.PlayerAdded:Connect(StreamJoined)");
+    // Reliable broadcast streams hand their current value to whoever joins, who also
+    // skips the frame's list-only broadcast records (send_server.luau).
+    b.line("Players.PlayerAdded:Connect(WelcomePlayer)");
     b.open("Players.PlayerRemoving:Connect(function(Player: Player)");
     b.line("PlayerBatches[Player] = nil");
     b.line("StreamLeft(Player)");
