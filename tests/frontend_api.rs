@@ -96,6 +96,39 @@ fn check_file_with_missing_file_is_a_diagnostic() {
 }
 
 #[test]
+fn oversized_files_are_diagnostics_with_a_fix() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Sparse: the size check reads the metadata, never the 65 MiB of zeros.
+    let huge = std::fs::File::create(dir.path().join("huge.blink")).expect("create");
+    huge.set_len(65 * 1024 * 1024).expect("grow");
+    std::fs::write(dir.path().join("main.blink"), "import \"./huge\"\n").expect("write");
+
+    let output = check_file_with(&dir.path().join("main.blink"), &CheckSettings::default());
+    assert_eq!(codes_of(&output), vec![codes::IMPORT_UNREADABLE]);
+    let diagnostic = &output.diagnostics[0];
+    assert!(diagnostic.message.contains("huge.blink"), "{}", diagnostic.message);
+    assert!(
+        diagnostic.message.contains("more than a schema can be"),
+        "{}",
+        diagnostic.message
+    );
+    assert!(
+        diagnostic.notes.iter().any(|n| n.contains("split the schema")),
+        "{:?}",
+        diagnostic.notes
+    );
+
+    let output = check_file_with(&dir.path().join("huge.blink"), &CheckSettings::default());
+    assert_eq!(codes_of(&output), vec![codes::UNREADABLE_FILE]);
+    assert!(
+        output.diagnostics[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("split the schema"))
+    );
+}
+
+#[test]
 fn indices_follow_declaration_order_per_channel() {
     let text = "\
 event A { From: Server, Type: Reliable, Call: SingleSync }

@@ -81,7 +81,8 @@ fn missing_path_is_a_usage_error() {
         .args(["check", "no/such/schema.blink"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("does not exist"));
+        .stderr(predicate::str::contains("`no/such/schema.blink` does not exist"))
+        .stderr(predicate::str::contains("help: name .blink files or folders"));
 }
 
 #[test]
@@ -89,7 +90,9 @@ fn unknown_flag_value_is_a_usage_error() {
     blinkblox()
         .args(["check", VALID, "--message-format", "xml"])
         .assert()
-        .code(2);
+        .code(2)
+        .stderr(predicate::str::contains("invalid value 'xml'"))
+        .stderr(predicate::str::contains("human"));
 }
 
 #[test]

@@ -280,6 +280,17 @@ fn long_reference_chains_and_exponential_generics_are_bounded() {
 }
 
 #[test]
+fn sizes_near_u32_max_saturate_instead_of_overflowing() {
+    let text = "type Big = u8[4000000000]\n\
+                map Exact = { [Big]: Big }(4000000000)\n\
+                map Open = { [Big]: Big }(4000000000..)\n\
+                event E { From: Client, Type: Reliable, Call: SingleSync, Data: (Exact, Open) }\n";
+    let output = check_timed("sizes.blink", text, Duration::from_secs(10));
+    assert_well_formed(&output, "sizes.blink");
+    assert!(output.has_errors(), "a packet of 2^32 bytes is over MaxPacketSize");
+}
+
+#[test]
 fn a_channel_over_65536_declarations_is_an_error() {
     let text: String = (0..65_537)
         .map(|i| format!("event E{i} {{ From: Server, Type: Unreliable, Call: SingleSync }}\n"))

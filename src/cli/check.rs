@@ -44,7 +44,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
         } else if root.is_dir() {
             files.extend(find_schemas(root));
         } else {
-            eprintln!("error: `{}` does not exist", root.display());
+            let problem = if root.exists() {
+                "is neither a file nor a folder"
+            } else {
+                "does not exist"
+            };
+            eprintln!("error: `{}` {problem}", root.display());
             eprintln!("help: name .blink files or folders that contain them");
             return ExitCode::from(EXIT_USAGE);
         }
@@ -118,18 +123,29 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// Every `*.blink` file under `root`, sorted, skipping hidden folders.
+/// Every `*.blink` file under `root`, sorted, skipping hidden folders. A folder that
+/// cannot be read is a warning on stderr, so "no problems" never hides skipped schemas.
 fn find_schemas(root: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(root)
+    let walk = walkdir::WalkDir::new(root)
         .follow_links(false)
         .into_iter()
         .filter_entry(|entry| {
             entry.depth() == 0 || !entry.file_name().to_str().is_some_and(|name| name.starts_with('.'))
-        })
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "blink"))
-        .map(|entry| entry.into_path())
-        .collect();
+        });
+    let mut files = Vec::new();
+    for entry in walk {
+        match entry {
+            Ok(entry) if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "blink") => {
+                files.push(entry.into_path());
+            }
+            Ok(_) => {}
+            Err(err) => {
+                let place = err.path().unwrap_or(root).display().to_string();
+                eprintln!("warning: skipped `{place}`: {err}");
+                eprintln!("help: make it readable, or name the schemas to check explicitly");
+            }
+        }
+    }
     files.sort();
     files
 }

@@ -68,16 +68,20 @@ impl<'a> Loader<'a> {
                 let file = self
                     .sources
                     .add(SourceFile::new(path.to_path_buf(), name.clone(), String::new()));
-                let (code, message) = match problem {
-                    ReadProblem::Io(error) => (codes::UNREADABLE_FILE, format!("cannot read `{name}`: {error}")),
-                    ReadProblem::TooLarge(bytes) => (
-                        codes::UNREADABLE_FILE,
-                        format!("`{name}` is {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)"),
-                    ),
+                let message = match &problem {
+                    ReadProblem::Io(error) => format!("cannot read `{name}`: {error}"),
+                    ReadProblem::TooLarge(bytes) => {
+                        format!("`{name}` is {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)")
+                    }
                 };
                 self.diagnostics.push(
-                    Diagnostic::error(code, message, Span::new(file, 0, 0), "could not read this file")
-                        .with_note("check that the path exists and is a readable file"),
+                    Diagnostic::error(
+                        codes::UNREADABLE_FILE,
+                        message,
+                        Span::new(file, 0, 0),
+                        "could not read this file",
+                    )
+                    .with_note(problem.fix()),
                 );
             }
         }
@@ -205,16 +209,21 @@ impl<'a> Loader<'a> {
         let text = match read_source(found) {
             Ok(text) => text,
             Err(problem) => {
-                let detail = match problem {
+                let detail = match &problem {
                     ReadProblem::Io(error) => error.to_string(),
-                    ReadProblem::TooLarge(bytes) => format!("{bytes} bytes is more than a schema can be"),
+                    ReadProblem::TooLarge(bytes) => {
+                        format!("{bytes} bytes is more than a schema can be ({MAX_FILE_BYTES} bytes)")
+                    }
                 };
-                self.diagnostics.push(Diagnostic::error(
-                    codes::IMPORT_UNREADABLE,
-                    format!("cannot read the imported file `{name}`: {detail}"),
-                    import.path_span,
-                    "imported here",
-                ));
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::IMPORT_UNREADABLE,
+                        format!("cannot read the imported file `{name}`: {detail}"),
+                        import.path_span,
+                        "imported here",
+                    )
+                    .with_note(problem.fix()),
+                );
                 return None;
             }
         };
@@ -236,6 +245,15 @@ pub enum SourceText {
 enum ReadProblem {
     Io(std::io::Error),
     TooLarge(u64),
+}
+
+impl ReadProblem {
+    fn fix(&self) -> &'static str {
+        match self {
+            ReadProblem::Io(_) => "check that the path exists and is a readable file",
+            ReadProblem::TooLarge(_) => "split the schema into smaller files that import each other",
+        }
+    }
 }
 
 fn read_source(path: &Path) -> Result<SourceText, ReadProblem> {

@@ -2,8 +2,6 @@
 //! (`Name<A, B>` resolves the arguments where it is used, then the declaration's body
 //! with the parameters bound to them; the result is inlined, never named).
 
-use std::collections::HashMap;
-
 use super::types::Context;
 use super::{Checker, State};
 use crate::diagnostics::Diagnostic;
@@ -44,23 +42,13 @@ impl Checker<'_> {
             );
             ok = false;
         }
-        let mut seen: HashMap<&str, Span> = HashMap::new();
-        for parameter in &item.generics {
-            if let Some(&first) = seen.get(parameter.text.as_str()) {
-                self.report(
-                    Diagnostic::error(
-                        codes::DUPLICATE_GENERIC_PARAMETER,
-                        format!("generic parameter `{}` is declared twice", parameter.text),
-                        parameter.span,
-                        "declared again here",
-                    )
-                    .with_secondary(first, "first declared here")
-                    .with_note("give each parameter its own name"),
-                );
-                ok = false;
-            } else {
-                seen.insert(&parameter.text, parameter.span);
-            }
+        if !self.report_repeated_names(
+            &item.generics,
+            codes::DUPLICATE_GENERIC_PARAMETER,
+            "generic parameter",
+            "give each parameter its own name",
+        ) {
+            ok = false;
         }
         if let Some(export) = item.exported {
             self.report(

@@ -2,7 +2,8 @@
 //! and where each struct field goes.
 //!
 //! Pure functions over already-computed child layouts. Sizes are computed in `u64`
-//! and saturate at `u32::MAX` so absurd schemas (`u32[4000000000]`) cannot overflow.
+//! and saturate at `u32::MAX` so absurd schemas (`u32[4000000000]`) cannot overflow;
+//! a map entry (two `u32` sizes) times a `u32` count can pass `u64`, so it saturates too.
 //!
 //! Conventions the generators rely on:
 //! - variable lengths are unsigned LEB128 varints; exact lengths are not written;
@@ -114,15 +115,19 @@ pub fn map(key: Layout, value: Layout, length: LengthRange) -> Layout {
     match length.exact() {
         Some(n) => Layout {
             fixed_size: match (key.fixed_size, value.fixed_size) {
-                (Some(k), Some(v)) => Some(clamp((u64::from(k) + u64::from(v)) * u64::from(n))),
+                (Some(k), Some(v)) => Some(clamp((u64::from(k) + u64::from(v)).saturating_mul(u64::from(n)))),
                 _ => None,
             },
-            min_size: clamp(entry_min * u64::from(n)),
+            min_size: clamp(entry_min.saturating_mul(u64::from(n))),
             uses_instances,
         },
         None => Layout {
             fixed_size: None,
-            min_size: clamp(u64::from(varint_size(u64::from(length.min))) + entry_min * u64::from(length.min)),
+            min_size: clamp(
+                entry_min
+                    .saturating_mul(u64::from(length.min))
+                    .saturating_add(u64::from(varint_size(u64::from(length.min)))),
+            ),
             uses_instances,
         },
     }
@@ -279,5 +284,14 @@ mod tests {
         let (_, element) = structure(&fields);
         let layout = array(element, Shape::Other, range(100, Some(100)));
         assert_eq!(layout.fixed_size, Some(600));
+    }
+
+    #[test]
+    fn huge_map_of_huge_entries_saturates() {
+        let huge = fixed(u32::MAX);
+        let exact = map(huge, huge, range(u32::MAX, Some(u32::MAX)));
+        assert_eq!((exact.fixed_size, exact.min_size), (Some(u32::MAX), u32::MAX));
+        let open = map(huge, huge, range(u32::MAX, None));
+        assert_eq!((open.fixed_size, open.min_size), (None, u32::MAX));
     }
 }

@@ -67,8 +67,8 @@ impl<'a> Checker<'a> {
     /// (where options may go); `root_file` for the file being checked (whose options
     /// count).
     fn walk(&mut self, items: &'a [Item], scope: usize, file_top: bool, root_file: bool) {
-        let mut declarations_started = false;
         let mut import_options_reported = false;
+        // Options must precede it; `None` while only options and imports were seen.
         let mut first_declaration: Option<Span> = None;
         for item in items {
             self.items_visited += 1;
@@ -86,9 +86,12 @@ impl<'a> Checker<'a> {
             if self.items_visited >= MAX_ITEMS {
                 return;
             }
+            if !matches!(item, Item::Option(_) | Item::Import(_)) {
+                first_declaration.get_or_insert(item.span());
+            }
             match item {
                 Item::Option(option) => {
-                    if !file_top || declarations_started {
+                    if !file_top || first_declaration.is_some() {
                         let mut diagnostic = Diagnostic::error(
                             codes::OPTION_AFTER_DECLARATION,
                             format!("option `{}` comes after a declaration", option.name.text),
@@ -119,13 +122,9 @@ impl<'a> Checker<'a> {
                 }
                 Item::Import(import) => self.walk_import(import, scope),
                 Item::Type(type_item) => {
-                    declarations_started = true;
-                    first_declaration.get_or_insert(item.span());
                     self.register_type(type_item, scope);
                 }
                 Item::Event(event) => {
-                    declarations_started = true;
-                    first_declaration.get_or_insert(item.span());
                     self.register_value(&event.name, scope, "event");
                     self.members.push(Member {
                         item: MemberItem::Event(event),
@@ -133,8 +132,6 @@ impl<'a> Checker<'a> {
                     });
                 }
                 Item::Function(function) => {
-                    declarations_started = true;
-                    first_declaration.get_or_insert(item.span());
                     self.register_value(&function.name, scope, "function");
                     self.members.push(Member {
                         item: MemberItem::Function(function),
@@ -142,8 +139,6 @@ impl<'a> Checker<'a> {
                     });
                 }
                 Item::Stream(stream) => {
-                    declarations_started = true;
-                    first_declaration.get_or_insert(item.span());
                     self.register_value(&stream.name, scope, "stream");
                     self.members.push(Member {
                         item: MemberItem::Stream(stream),
@@ -151,8 +146,6 @@ impl<'a> Checker<'a> {
                     });
                 }
                 Item::Scope(block) => {
-                    declarations_started = true;
-                    first_declaration.get_or_insert(item.span());
                     if let Some(child) = self.open_scope(&block.name, scope) {
                         self.walk(&block.items, child, false, root_file);
                     }

@@ -125,19 +125,31 @@ impl Checker<'_> {
     }
 
     pub(super) fn check_members_unique(&mut self, names: &[ast::Name], what: &str) -> bool {
+        self.report_repeated_names(names, codes::DUPLICATE_MEMBER, what, "remove one of them")
+    }
+
+    /// Reports every name in `names` that repeats an earlier one (as `code`, with
+    /// `fix` as the help); `true` when all are distinct.
+    pub(super) fn report_repeated_names(
+        &mut self,
+        names: &[ast::Name],
+        code: &'static str,
+        what: &str,
+        fix: &str,
+    ) -> bool {
         let mut seen: HashMap<&str, Span> = HashMap::new();
         let mut ok = true;
         for name in names {
             if let Some(&first) = seen.get(name.text.as_str()) {
                 self.report(
                     Diagnostic::error(
-                        codes::DUPLICATE_MEMBER,
+                        code,
                         format!("{what} `{}` is declared twice", name.text),
                         name.span,
                         "declared again here",
                     )
                     .with_secondary(first, "first declared here")
-                    .with_note("remove one of them"),
+                    .with_note(fix),
                 );
                 ok = false;
             } else {
