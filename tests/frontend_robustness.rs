@@ -303,6 +303,15 @@ fn a_channel_over_65536_declarations_is_an_error() {
     let output = check_timed("many.blink", &text, Duration::from_secs(30));
     assert!(output.diagnostics.len() <= 201);
     assert_eq!(output.diagnostics.last().map(|d| d.code), Some(codes::TOO_MANY_ERRORS));
+
+    // Many warnings: summarised as a warning, and the schema is still valid.
+    let text: String = (0..300).map(|i| format!("type T{i} = boolean(0..1)\n")).collect();
+    let output = check_timed("warnings.blink", &text, Duration::from_secs(30));
+    assert!(!output.has_errors() && output.schema.is_some());
+    assert_eq!(output.diagnostics.len(), 201);
+    let summary = output.diagnostics.last().expect("a summary");
+    assert_eq!(summary.code, codes::TOO_MANY_WARNINGS);
+    assert_eq!(summary.message, "100 more problems are not shown");
 }
 
 #[test]

@@ -13,7 +13,7 @@
 //!   same bytes on every machine;
 //! - at most 2 MiB, the limit Wally's CLI and registry enforce.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Cursor, Write};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -48,7 +48,7 @@ impl Entry {
 #[derive(Default)]
 struct Folder {
     folders: BTreeMap<String, Folder>,
-    files: BTreeMap<String, ()>,
+    files: BTreeSet<String>,
 }
 
 enum Child<'a> {
@@ -63,7 +63,7 @@ impl Folder {
             .folders
             .iter()
             .map(|(name, folder)| (name, Child::Folder(folder)))
-            .chain(self.files.keys().map(|name| (name, Child::File)))
+            .chain(self.files.iter().map(|name| (name, Child::File)))
             .collect();
         children.sort_by(|a, b| a.0.cmp(b.0));
         children
@@ -91,7 +91,7 @@ pub fn entries(files: &PackageFiles, include: &[String], exclude: &[String]) -> 
         for segment in segments {
             folder = folder.folders.entry(segment.to_string()).or_default();
         }
-        folder.files.insert(file_name.to_string(), ());
+        folder.files.insert(file_name.to_string());
     }
     let includes = glob_set(include)?;
     let mut all_excludes: Vec<String> = exclude.to_vec();

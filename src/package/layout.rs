@@ -102,15 +102,17 @@ impl Node {
         usize::from(!self.modules.is_empty()) + self.children.values().map(Node::schema_count).sum::<usize>()
     }
 
-    /// The key path (`.combat`, `.sub["my-chat"]`) of the first schema in name order, for
-    /// the usage example in the header.
-    fn first_schema(&self, prefix: &str) -> Option<String> {
+    /// The folder names leading to the first schema in name order (empty for a schema at
+    /// the root), for the usage example in the header.
+    fn first_schema(&self) -> Option<Vec<&str>> {
         if !self.modules.is_empty() {
-            return Some(prefix.to_string());
+            return Some(Vec::new());
         }
-        self.children
-            .iter()
-            .find_map(|(name, child)| child.first_schema(&format!("{prefix}{}", key_access(name))))
+        self.children.iter().find_map(|(name, child)| {
+            let mut segments = child.first_schema()?;
+            segments.insert(0, name.as_str());
+            Some(segments)
+        })
     }
 }
 
@@ -276,14 +278,12 @@ fn init_luau(spec: &PackageSpec, tree: &Node) -> String {
         if tree.schema_count() == 1 { "" } else { "s" }
     ));
     out.push_str("-- Written by `blinkblox package`; edit the schemas, not this file.\n--\n");
-    match tree.first_schema("") {
-        Some(key) => {
-            let last = key
-                .rsplit(['.', '['])
-                .next()
-                .unwrap_or_default()
-                .trim_matches(['"', ']']);
-            let local = link_alias(last);
+    match tree.first_schema() {
+        Some(segments) => {
+            let key: String = segments.iter().map(|segment| key_access(segment)).collect();
+            // The folder name as a local variable: `my-chat` and `my.chat` both become `MyChat`.
+            let last = segments.last().copied().unwrap_or_default();
+            let local = link_alias(&last.replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "-"));
             out.push_str(&format!(
                 "--     local Net = require(ReplicatedStorage.Packages.{})\n",
                 link_alias(&spec.name)
@@ -450,6 +450,16 @@ mod tests {
         assert!(init.contains("sub = strict(\"studio/arena-net.sub\", {"), "{init}");
         assert!(
             init.contains("[\"my-chat\"] = lazy(\"studio/arena-net.sub[\\\"my-chat\\\"]\", { \"sub\", \"my-chat\" }"),
+            "{init}"
+        );
+    }
+
+    #[test]
+    fn the_usage_example_names_an_odd_first_folder_as_an_identifier() {
+        let files = source_files(&spec(), &[schema("net/v1.2", &["Server.luau", "Client.luau"])]).expect("layout");
+        let init = String::from_utf8(files["src/init.luau"].clone()).expect("utf8");
+        assert!(
+            init.contains("--     local V12 = Net.net[\"v1.2\"].Client   -- in client code\n"),
             "{init}"
         );
     }

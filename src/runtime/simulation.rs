@@ -92,7 +92,6 @@ pub struct Simulation {
     kicks: Vec<Kick>,
     last_timing: StepTiming,
     frame: u64,
-    next_user_id: u64,
     clock: TimingClock,
     server: World,
 }
@@ -117,7 +116,6 @@ impl Simulation {
             kicks: Vec::new(),
             last_timing: StepTiming::default(),
             frame: 0,
-            next_user_id: 0,
             clock: TimingClock::Wall,
             server,
         };
@@ -175,9 +173,9 @@ impl Simulation {
     /// other clients see it at the next step). Returns the client index.
     pub fn add_player(&mut self) -> mlua::Result<usize> {
         let index = self.clients.len();
-        self.next_user_id += 1;
-        let user_id = self.next_user_id;
-        let name = format!("Player{}", index + 1);
+        // Slots are never reused, so the index alone numbers the player: `Player1` has UserId 1.
+        let user_id = index as u64 + 1;
+        let name = format!("Player{user_id}");
         let player_id: u64 = self
             .server
             .mock_function("createPlayer")?

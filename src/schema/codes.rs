@@ -68,6 +68,7 @@ pub const CHANNEL_FULL: &str = "E4013";
 pub const INVALID_TIMEOUT: &str = "E4014";
 
 // Warnings.
+pub const TOO_MANY_WARNINGS: &str = "W2001";
 pub const RANGE_HAS_NO_EFFECT: &str = "W3001";
 pub const OPTION_IN_IMPORT: &str = "W4001";
 pub const MISSING_LIBRARY: &str = "W4002";
@@ -97,6 +98,10 @@ pub const TABLE: &[(&str, &str)] = &[
     ),
     (NESTING_TOO_DEEP, "types or scopes nested beyond the depth limit"),
     (TOO_MANY_ERRORS, "the file has so many errors that checking stopped"),
+    (
+        TOO_MANY_WARNINGS,
+        "so many warnings that the rest are summarised in one line",
+    ),
     (
         MISPLACED_EXPORT,
         "`export` before something other than a type declaration",

@@ -16,6 +16,7 @@ pub mod source;
 pub mod suggest;
 pub mod wire;
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use crate::diagnostics::Diagnostic;
@@ -100,25 +101,27 @@ fn run(settings: &CheckSettings, load: impl FnOnce(&mut Loader<'_>)) -> CheckOut
     let (schema, check_diagnostics) = checker::check(&loaded, defaults);
     diagnostics.extend(check_diagnostics);
     diagnostics.sort_by_key(|d| (d.primary.span.file, d.primary.span.start));
-    diagnostics.dedup_by(|a, b| a.code == b.code && a.message == b.message && a.primary.span == b.primary.span);
+    // The same problem can be found twice (a declaration checked from two uses), and not
+    // always next to itself after sorting: keep the first of each.
+    let mut seen = HashSet::new();
+    diagnostics.retain(|d| seen.insert((d.primary.span, d.code, d.message.clone())));
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     if has_errors {
         // "Declares nothing" is noise when the declarations failed to parse.
         diagnostics.retain(|d| d.code != codes::EMPTY_SCHEMA);
     }
     if diagnostics.len() > MAX_DIAGNOSTICS {
-        let hidden = diagnostics.len() - MAX_DIAGNOSTICS;
-        diagnostics.truncate(MAX_DIAGNOSTICS);
+        let hidden = diagnostics.split_off(MAX_DIAGNOSTICS);
         let span = diagnostics[MAX_DIAGNOSTICS - 1].primary.span;
-        diagnostics.push(
-            Diagnostic::error(
-                codes::TOO_MANY_ERRORS,
-                format!("{hidden} more problems are not shown"),
-                span,
-                "the last one shown",
-            )
-            .with_note("fix the problems above and check again"),
-        );
+        // The summary is only an error when it hides one: hidden warnings must not make a
+        // valid schema (which still gets its `schema`) look failed.
+        let message = format!("{} more problems are not shown", hidden.len());
+        let summary = if hidden.iter().any(Diagnostic::is_error) {
+            Diagnostic::error(codes::TOO_MANY_ERRORS, message, span, "the last one shown")
+        } else {
+            Diagnostic::warning(codes::TOO_MANY_WARNINGS, message, span, "the last one shown")
+        };
+        diagnostics.push(summary.with_note("fix the problems above and check again"));
     }
     CheckOutput {
         sources,

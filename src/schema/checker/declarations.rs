@@ -10,6 +10,7 @@ use crate::schema::model::{
 };
 use crate::schema::source::Span;
 use crate::schema::suggest::closest;
+use crate::schema::wire;
 
 use super::types::Context;
 
@@ -117,7 +118,7 @@ impl<'a> Checker<'a> {
             span: data_span.unwrap_or(event.name.span),
             reliability,
             from_client: from == Side::Client,
-            data_min: payload_min(&data),
+            data_min: wire::payload_min_size(&data),
         });
         self.events.push(EventDecl {
             name: event.name.text.clone(),
@@ -197,7 +198,7 @@ impl<'a> Checker<'a> {
             span: data_span.unwrap_or(function.name.span),
             reliability: Reliability::Reliable,
             from_client: true,
-            data_min: payload_min(&data),
+            data_min: wire::payload_min_size(&data),
         });
         self.functions.push(FunctionDecl {
             name: function.name.text.clone(),
@@ -488,13 +489,5 @@ impl<'a> Checker<'a> {
                 ),
             );
         }
-    }
-}
-
-fn payload_min(payload: &Payload) -> u64 {
-    match payload {
-        Payload::None => 0,
-        Payload::Single(ty) => u64::from(ty.layout.min_size),
-        Payload::Tuple(types) => types.iter().map(|t| u64::from(t.layout.min_size)).sum(),
     }
 }

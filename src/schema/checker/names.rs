@@ -124,27 +124,11 @@ impl<'a> Checker<'a> {
                 Item::Type(type_item) => {
                     self.register_type(type_item, scope);
                 }
-                Item::Event(event) => {
-                    self.register_value(&event.name, scope, "event");
-                    self.members.push(Member {
-                        item: MemberItem::Event(event),
-                        scope,
-                    });
-                }
+                Item::Event(event) => self.register_member(&event.name, scope, "event", MemberItem::Event(event)),
                 Item::Function(function) => {
-                    self.register_value(&function.name, scope, "function");
-                    self.members.push(Member {
-                        item: MemberItem::Function(function),
-                        scope,
-                    });
+                    self.register_member(&function.name, scope, "function", MemberItem::Function(function))
                 }
-                Item::Stream(stream) => {
-                    self.register_value(&stream.name, scope, "stream");
-                    self.members.push(Member {
-                        item: MemberItem::Stream(stream),
-                        scope,
-                    });
-                }
+                Item::Stream(stream) => self.register_member(&stream.name, scope, "stream", MemberItem::Stream(stream)),
                 Item::Scope(block) => {
                     if let Some(child) = self.open_scope(&block.name, scope) {
                         self.walk(&block.items, child, false, root_file);
@@ -206,6 +190,13 @@ impl<'a> Checker<'a> {
         let child = self.new_scope(path, Some(parent));
         self.scopes[parent].scopes.insert(name.text.clone(), child);
         Some(child)
+    }
+
+    /// Registers an event, function or stream. A taken name is reported, but the member is
+    /// still checked, so its own errors show up in the same run.
+    fn register_member(&mut self, name: &ast::Name, scope: usize, what: &str, item: MemberItem<'a>) {
+        self.register_value(name, scope, what);
+        self.members.push(Member { item, scope });
     }
 
     /// Registers an event, function, stream or scope name; false if it is taken.

@@ -42,6 +42,14 @@ fn bounds(range: &ast::Range) -> Vec<&ast::Number> {
     }
 }
 
+/// The bounds as written, once they are known to be valid.
+fn written_range(range: &ast::Range) -> NumberRange {
+    NumberRange {
+        min: range.min.as_ref().map(|n| n.value),
+        max: range.max.as_ref().map(|n| n.value),
+    }
+}
+
 impl Checker<'_> {
     pub(super) fn resolve_primitive(
         &mut self,
@@ -275,10 +283,7 @@ impl Checker<'_> {
             }
         }
         ok &= self.check_order(range);
-        ok.then_some(NumberRange {
-            min: range.min.as_ref().map(|n| n.value),
-            max: range.max.as_ref().map(|n| n.value),
-        })
+        ok.then(|| written_range(range))
     }
 
     fn magnitude_range(&mut self, range: &ast::Range) -> Option<NumberRange> {
@@ -301,10 +306,7 @@ impl Checker<'_> {
             }
         }
         ok &= self.check_order(range);
-        ok.then_some(NumberRange {
-            min: range.min.as_ref().map(|n| n.value),
-            max: range.max.as_ref().map(|n| n.value),
-        })
+        ok.then(|| written_range(range))
     }
 
     /// A length or count: whole, non-negative, at most `u32::MAX`.
