@@ -503,3 +503,38 @@ fn batched_unreliable_packets_get_the_same_treatment() {
         assert_no_errors(&arena.sim);
     }
 }
+
+#[test]
+fn an_invocation_larger_than_max_packet_size_does_not_compile() {
+    // 1 byte of index, 2 of call id, 98 of data: 101 bytes.
+    let diagnostics =
+        error_codes("option MaxPacketSize = 100\nfunction Big { Yield: Coroutine, Data: u8[98], Return: u8 }\n");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.contains("E4012") && d.contains("101 bytes")),
+        "{diagnostics:#?}"
+    );
+    let fits = error_codes("option MaxPacketSize = 101\nfunction Big { Yield: Coroutine, Data: u8[98], Return: u8 }\n");
+    assert!(fits.is_empty(), "{fits:#?}");
+}
+
+#[test]
+fn a_burst_smaller_than_max_packet_size_does_not_compile() {
+    for text in [
+        "option MaxPacketSize = 100\noption InboundBurst = 50\nevent E { From: Client, Type: Reliable, Call: ManySync, Data: u8 }\n",
+        "option InboundBurst = 1000\nevent E { From: Client, Type: Reliable, Call: ManySync, Data: u8 }\n",
+    ] {
+        let diagnostics = error_codes(text);
+        assert!(
+            diagnostics
+                .iter()
+                .any(|d| d.contains("E4015") && d.contains("InboundBurst")),
+            "{text}: {diagnostics:#?}"
+        );
+    }
+    let fits = error_codes(
+        "option MaxPacketSize = 100\noption InboundBurst = 100\nevent E { From: Client, Type: Reliable, Call: ManySync, Data: u8 }\n",
+    );
+    assert!(fits.is_empty(), "{fits:#?}");
+}

@@ -38,7 +38,30 @@ pub fn run(args: CheckArgs) -> ExitCode {
         args.paths.clone()
     };
     let mut files = Vec::new();
-    for root in &roots {
+    // With no paths, a blinkblox.toml found from here (walking up) decides which schemas
+    // are checked, and with which option defaults, exactly as `blinkblox sync` checks them.
+    let mut manifest_settings: Vec<schema::CheckSettings> = Vec::new();
+    let manifest = if args.paths.is_empty() {
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| crate::project::compile::manifest_schemas(&cwd))
+    } else {
+        None
+    };
+    match manifest {
+        Some(Ok(listed)) => {
+            for (path, settings) in listed {
+                files.push(path);
+                manifest_settings.push(settings);
+            }
+        }
+        Some(Err(err)) => {
+            eprintln!("error: {err}");
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
+        None => {}
+    }
+    for root in roots.iter().filter(|_| manifest_settings.is_empty()) {
         if root.is_file() {
             files.push(root.clone());
         } else if root.is_dir() {
@@ -68,8 +91,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let (mut errors, mut warnings) = (0usize, 0usize);
     // A file imported by several schemas is checked with each; report its problems once.
     let mut reported: HashSet<(String, u32, &'static str, String)> = HashSet::new();
-    for file in &files {
-        let output = schema::check_file(file);
+    for (index, file) in files.iter().enumerate() {
+        let output = match manifest_settings.get(index) {
+            Some(settings) => schema::check_file_with(file, settings),
+            None => schema::check_file(file),
+        };
         for diagnostic in &output.diagnostics {
             let source = output.sources.files().get(diagnostic.primary.span.file.0 as usize);
             let key = (

@@ -66,6 +66,7 @@ pub const UNRELIABLE_TOO_LARGE: &str = "E4011";
 pub const PACKET_TOO_LARGE: &str = "E4012";
 pub const CHANNEL_FULL: &str = "E4013";
 pub const INVALID_TIMEOUT: &str = "E4014";
+pub const LIMITS_CONTRADICT: &str = "E4015";
 
 // Warnings.
 pub const TOO_MANY_WARNINGS: &str = "W2001";
@@ -163,6 +164,10 @@ pub const TABLE: &[(&str, &str)] = &[
     ),
     (CHANNEL_FULL, "more than 65536 declarations on one channel"),
     (INVALID_TIMEOUT, "a `Timeout` that is not a positive number of seconds"),
+    (
+        LIMITS_CONTRADICT,
+        "inbound limits that contradict each other (`InboundBurst` below `MaxPacketSize`)",
+    ),
     (RANGE_HAS_NO_EFFECT, "a range that changes nothing (`boolean(0..1)`)"),
     (
         OPTION_IN_IMPORT,

@@ -45,6 +45,8 @@ struct SizeCheck {
     reliability: Reliability,
     from_client: bool,
     data_min: u64,
+    /// Bytes a record carries between its index and its data (a function's call id).
+    header: u64,
 }
 
 /// The `Key: value` fields of one declaration, matched case-insensitively.
@@ -119,6 +121,7 @@ impl<'a> Checker<'a> {
             reliability,
             from_client: from == Side::Client,
             data_min: wire::payload_min_size(&data),
+            header: 0,
         });
         self.events.push(EventDecl {
             name: event.name.text.clone(),
@@ -199,6 +202,8 @@ impl<'a> Checker<'a> {
             reliability: Reliability::Reliable,
             from_client: true,
             data_min: wire::payload_min_size(&data),
+            // An invocation is `[index][call id u16][data]`.
+            header: 2,
         });
         self.functions.push(FunctionDecl {
             name: function.name.text.clone(),
@@ -273,6 +278,7 @@ impl<'a> Checker<'a> {
             reliability,
             from_client: from == Side::Client,
             data_min: u64::from(data.layout.min_size),
+            header: 0,
         });
         self.streams.push(StreamDecl {
             name: stream.name.text.clone(),
@@ -456,7 +462,7 @@ impl<'a> Checker<'a> {
             Reliability::Reliable => self.reliable.index_bytes,
             Reliability::Unreliable => self.unreliable.index_bytes,
         };
-        let record = u64::from(index_bytes) + size.data_min;
+        let record = u64::from(index_bytes) + size.header + size.data_min;
         if size.reliability == Reliability::Unreliable && record > u64::from(self.options.max_unreliable_size) {
             let limit = self.options.max_unreliable_size;
             self.report(
@@ -467,7 +473,7 @@ impl<'a> Checker<'a> {
                         size.what, size.name
                     ),
                     size.span,
-                    format!("{} bytes of data at least, plus {index_bytes} of index", size.data_min),
+                    size_label(size.data_min, index_bytes, size.header),
                 )
                 .with_note("make it `Type: Reliable`, bound the lengths lower, or raise `option MaxUnreliableSize`"),
             );
@@ -482,12 +488,21 @@ impl<'a> Checker<'a> {
                         size.what, size.name
                     ),
                     size.span,
-                    format!("{} bytes of data at least, plus {index_bytes} of index", size.data_min),
+                    size_label(size.data_min, index_bytes, size.header),
                 )
                 .with_note(
                     "the server would drop every packet carrying it; shrink the data or raise `option MaxPacketSize`",
                 ),
             );
         }
+    }
+}
+
+/// "12 bytes of data at least, plus 1 of index" (and the call id of an invocation).
+fn size_label(data_min: u64, index_bytes: u8, header: u64) -> String {
+    if header > 0 {
+        format!("{data_min} bytes of data at least, plus {index_bytes} of index and {header} of call id")
+    } else {
+        format!("{data_min} bytes of data at least, plus {index_bytes} of index")
     }
 }

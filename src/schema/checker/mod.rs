@@ -146,6 +146,7 @@ pub fn check(loaded: &Loaded, defaults: Option<usize>) -> (Option<Schema>, Vec<D
     checker.collect_root(root);
     checker.resolve_all_types();
     checker.check_members();
+    checker.check_limits(root);
     checker.warn_if_empty(root);
     let has_errors = checker.diagnostics.iter().any(Diagnostic::is_error);
     let Checker {

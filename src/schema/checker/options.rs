@@ -9,6 +9,7 @@ use crate::diagnostics::Diagnostic;
 use crate::schema::ast::{self, Item, LiteralKind};
 use crate::schema::codes;
 use crate::schema::model::{Casing, Options};
+use crate::schema::source::Span;
 use crate::schema::suggest::closest;
 
 /// A value for an option, as a project manifest supplies it.
@@ -210,5 +211,31 @@ impl Checker<'_> {
             .with_note(format!("for example: `{example}`")),
         );
         None
+    }
+
+    /// Limits on packets from clients that contradict each other: a packet of
+    /// `MaxPacketSize` bytes must fit in a full byte budget (`InboundBurst`), or the
+    /// server would drop every packet near the size it allows.
+    pub(super) fn check_limits(&mut self, root: usize) {
+        let (burst, packet) = (self.options.inbound_burst, self.options.max_packet_size);
+        if burst >= packet {
+            return;
+        }
+        let burst_span = self.option_spans.get("InboundBurst").copied();
+        let packet_span = self.option_spans.get("MaxPacketSize").copied();
+        // Set by project defaults (or left at the default): point at the schema itself.
+        let file_start = Span::new(self.loaded.modules[root].file, 0, 0);
+        let mut diagnostic = Diagnostic::error(
+            codes::LIMITS_CONTRADICT,
+            format!("`InboundBurst` ({burst}) is smaller than `MaxPacketSize` ({packet})"),
+            burst_span.or(packet_span).unwrap_or(file_start),
+            "a packet of `MaxPacketSize` bytes could never fit in the byte budget",
+        );
+        if let (Some(_), Some(packet_span)) = (burst_span, packet_span) {
+            diagnostic = diagnostic.with_secondary(packet_span, "the largest packet a client may send");
+        }
+        self.report(diagnostic.with_note(
+            "raise `option InboundBurst` to at least `MaxPacketSize` (by default it is 4 times as large), or lower `option MaxPacketSize`",
+        ));
     }
 }

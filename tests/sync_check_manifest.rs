@@ -1,0 +1,47 @@
+//! `blinkblox check` without arguments reads `blinkblox.toml` when there is one: it checks
+//! the schemas the manifest lists, with the manifest's option defaults.
+
+mod sync_support;
+
+use sync_support::{blinkblox, project, read, stderr, stdout};
+
+#[test]
+fn check_without_arguments_checks_the_manifest_schemas() {
+    let (_temp, dir) = project("basic");
+    // net/shared/common.blink is excluded by the manifest (it is only imported).
+    let assert = blinkblox(&dir.join("net/ui")).arg("check").assert().success();
+    assert!(stdout(&assert).contains("checked 3 schemas"), "{}", stdout(&assert));
+    assert!(!dir.join("blinkblox.lock").exists(), "check writes nothing");
+
+    // Without the manifest, every .blink file under the folder is checked.
+    std::fs::remove_file(dir.join("blinkblox.toml")).expect("remove manifest");
+    let assert = blinkblox(&dir).arg("check").assert().success();
+    assert!(stdout(&assert).contains("checked 4 schemas"), "{}", stdout(&assert));
+}
+
+#[test]
+fn check_reports_a_bad_manifest() {
+    let (_temp, dir) = project("basic");
+    let manifest = dir.join("blinkblox.toml");
+    std::fs::write(
+        &manifest,
+        read(&manifest).replace("[output]\n", "[output]\nfolder = 1\n"),
+    )
+    .expect("edit");
+    let assert = blinkblox(&dir).arg("check").assert().failure().code(1);
+    assert!(
+        stderr(&assert).contains("unknown key `folder` in [output]"),
+        "{}",
+        stderr(&assert)
+    );
+}
+
+#[test]
+fn check_applies_the_manifest_option_defaults() {
+    let (_temp, dir) = project("basic");
+    let manifest = dir.join("blinkblox.toml");
+    std::fs::write(&manifest, read(&manifest) + "Casing = \"Camle\"\n").expect("edit");
+    let assert = blinkblox(&dir).arg("check").assert().failure().code(1);
+    let out = stdout(&assert) + &stderr(&assert);
+    assert!(out.contains("Camle"), "{out}");
+}
