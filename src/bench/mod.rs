@@ -14,6 +14,7 @@
 
 pub mod download;
 pub mod install;
+pub mod library;
 pub mod lock;
 pub mod patch;
 pub mod place;

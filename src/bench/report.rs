@@ -204,11 +204,18 @@ impl Report<'_> {
     fn scenario_table(&self, out: &mut String) {
         out.push_str("## Scenarios (BlinkBlox)\n\n");
         out.push_str(
-            "The server sending, BlinkBlox only. Broadcast: 100 units (a u16, a vector, a u8 and a boolean) a \
-             frame to 50 players with FireAll. ManyEvents: 100 reliable events a frame to one player, spread over \
-             128 declarations. Milliseconds a frame, medians: \"Send\" is the server's fires and its flush, \
-             \"Decode\" is one player's decode and listeners (the mean over the players). A FireAllClients counts \
-             as one remote call.\n\n",
+            "BlinkBlox only (benchmark/definitions/Scenarios.blink). A unit is a u16, a vector, a u8 and a boolean. \
+             Broadcast: 100 units a frame to 50 players with FireAll. ManyEvents: 100 reliable events a frame to one \
+             player, spread over 128 declarations. UnreliableInput: 8 small unreliable inputs (a u8 and a vector) a \
+             frame from one client to the server; UnreliableInputBatched: the same on the schema compiled with \
+             BatchUnreliable. Instances: 100 reliable events a frame to one player, each carrying a part. \
+             WorldState: 16 units a frame to 50 players in one unreliable FireAll. SelfState: each of 50 players \
+             their own unit a frame, unreliable. BroadcastStream: an unreliable stream of 16 units to 50 players, \
+             set every frame. PlayerStream: an unreliable stream held per player, each of 50 players' values set \
+             every frame.\n\n\
+             Milliseconds a frame, medians: \"Send\" is the sender's fires (or Sets) and its flush, \"Decode\" is \
+             one receiver's decode and listeners (the mean over the players; the server's for the client's inputs). \
+             Remote calls a frame are summed over every player reached; a FireAllClients counts as one.\n\n",
         );
         out.push_str(
             "| Scenario | Players | Send, native | Decode, native | Send, interpreted | Decode, interpreted | Remote calls a frame |\n",

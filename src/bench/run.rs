@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::bench::BenchError;
+use crate::bench::library::Library;
 use crate::bench::run_upstream::compile_upstream;
 use crate::codegen::{OutputKind, Targets, generate};
 use crate::runtime::{Mode, Simulation, TimingClock, World};
@@ -42,15 +43,41 @@ pub enum RuntimeTool {
     Upstream,
     /// Plain Roblox remotes: one `FireServer` per event, no buffer.
     Roblox,
+    /// ByteNet 0.4.3, its source mounted from `benchmark/tools/bytenet/` (or `--source`).
+    ByteNet,
+    /// Packet 1.7 (Suphi).
+    Packet,
+    /// QuickNet 0.3.4.
+    QuickNet,
+    /// Warp 1.1.0-pre7.
+    Warp,
 }
 
 impl RuntimeTool {
-    pub const ALL: [RuntimeTool; 4] = [
+    pub const ALL: [RuntimeTool; 8] = [
         RuntimeTool::Blink,
         RuntimeTool::Upstream,
         RuntimeTool::Handwritten,
         RuntimeTool::Roblox,
+        RuntimeTool::ByteNet,
+        RuntimeTool::Packet,
+        RuntimeTool::QuickNet,
+        RuntimeTool::Warp,
     ];
+
+    /// The runtime libraries: their source is mounted into each world as a ModuleScript tree
+    /// (see [`Library`]) and they flush on a frame event rather than when the harness asks.
+    pub const LIBRARIES: [RuntimeTool; 4] = [
+        RuntimeTool::ByteNet,
+        RuntimeTool::Packet,
+        RuntimeTool::QuickNet,
+        RuntimeTool::Warp,
+    ];
+
+    /// Whether this tool is a runtime library (one of [`LIBRARIES`](Self::LIBRARIES)).
+    pub fn is_library(self) -> bool {
+        Self::LIBRARIES.contains(&self)
+    }
 
     /// The name `--tools` takes.
     pub fn key(self) -> &'static str {
@@ -59,6 +86,10 @@ impl RuntimeTool {
             RuntimeTool::Handwritten => "handwritten",
             RuntimeTool::Upstream => "upstream",
             RuntimeTool::Roblox => "roblox",
+            RuntimeTool::ByteNet => "bytenet",
+            RuntimeTool::Packet => "packet",
+            RuntimeTool::QuickNet => "quicknet",
+            RuntimeTool::Warp => "warp",
         }
     }
 
@@ -69,6 +100,22 @@ impl RuntimeTool {
             RuntimeTool::Handwritten => "Hand-written",
             RuntimeTool::Upstream => "Blink",
             RuntimeTool::Roblox => "Roblox remotes",
+            RuntimeTool::ByteNet => "ByteNet",
+            RuntimeTool::Packet => "Packet",
+            RuntimeTool::QuickNet => "QuickNet",
+            RuntimeTool::Warp => "Warp",
+        }
+    }
+
+    /// Where a library is mounted in every world (its adapter requires it from there). On the
+    /// server it is made under ReplicatedStorage, so each client gets its own replicated copy.
+    pub fn library_path(self) -> Option<&'static str> {
+        match self {
+            RuntimeTool::ByteNet => Some("ReplicatedStorage.ByteNet"),
+            RuntimeTool::Packet => Some("ReplicatedStorage.Packet"),
+            RuntimeTool::QuickNet => Some("ReplicatedStorage.QuickNet"),
+            RuntimeTool::Warp => Some("ReplicatedStorage.Warp"),
+            RuntimeTool::Blink | RuntimeTool::Handwritten | RuntimeTool::Upstream | RuntimeTool::Roblox => None,
         }
     }
 
@@ -78,7 +125,7 @@ impl RuntimeTool {
     pub fn max_frames(self) -> Option<u32> {
         match self {
             RuntimeTool::Roblox => Some(ROBLOX_MAX_FRAMES),
-            RuntimeTool::Blink | RuntimeTool::Handwritten | RuntimeTool::Upstream => None,
+            _ => None,
         }
     }
 
@@ -154,6 +201,8 @@ pub struct Harness {
     blink: (String, String),
     /// Blink's, or why there are none.
     upstream: Result<(String, String), String>,
+    /// The runtime libraries read from disk, by tool.
+    libraries: Vec<(RuntimeTool, Library)>,
 }
 
 pub(crate) fn read(path: &Path) -> Result<String, BenchError> {
@@ -185,7 +234,21 @@ impl Harness {
                 Some(dir) => compile_with_upstream(bench_dir, dir).map_err(|err| err.to_string()),
                 None => Err("Blink's source was not given".to_string()),
             },
+            libraries: Vec::new(),
         })
+    }
+
+    /// Adds (or replaces) the source a runtime library's rows mount.
+    pub fn add_library(&mut self, tool: RuntimeTool, library: Library) {
+        self.libraries.retain(|(candidate, _)| *candidate != tool);
+        self.libraries.push((tool, library));
+    }
+
+    fn library(&self, tool: RuntimeTool) -> Option<&Library> {
+        self.libraries
+            .iter()
+            .find(|(candidate, _)| *candidate == tool)
+            .map(|(_, library)| library)
     }
 
     fn adapter(&self, tool: RuntimeTool) -> &str {
@@ -205,6 +268,7 @@ impl Harness {
                 Err(err) => return Err(err.clone()),
             },
             RuntimeTool::Roblox => None,
+            RuntimeTool::ByteNet | RuntimeTool::Packet | RuntimeTool::QuickNet | RuntimeTool::Warp => None,
         })
     }
 
@@ -307,6 +371,17 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
         if let Some((server_module, _)) = modules {
             server.load_module("Server", server_module).map_err(&setup)?;
         }
+        if let Some(path) = tool.library_path() {
+            let library = harness.library(tool).ok_or_else(|| {
+                format!(
+                    "{} is not installed: run `blinkblox bench --download --tools {}` or pass --source {}=PATH",
+                    tool.display(),
+                    tool.key(),
+                    tool.key()
+                )
+            })?;
+            library.mount(server, path).map_err(&setup)?;
+        }
         server.load_module("Adapter", harness.adapter(tool)).map_err(&setup)?;
         server
             .exec(&format!(
@@ -318,7 +393,7 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
     }
     // The remotes the server made reach the client.
     sim.step().map_err(lua_error("replicating the remotes"))?;
-    let frame_fn: mlua::Function = {
+    {
         let client = sim.client(0).ok_or("the client left")?;
         let setup = lua_error("client set-up");
         install_clock(client).map_err(&setup)?;
@@ -328,14 +403,16 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
             client.load_module("Client", client_module).map_err(&setup)?;
         }
         client.load_module("Adapter", harness.adapter(tool)).map_err(&setup)?;
+        // In a task thread: a library's client may wait for the server (an attribute, a
+        // handshake) before its first fire, which takes simulation steps.
         client
-            .exec(&format!(
+            .spawn(&format!(
                 "local fire, flush = require('Adapter').client('{event}')\n\
                  shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
             ))
             .map_err(&setup)?;
-        client.eval("return shared.BenchFrame").map_err(&setup)?
     };
+    let frame_fn = await_client_frame(&mut sim)?;
     sim.take_traffic();
 
     let timed = frames as usize;
@@ -346,11 +423,22 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
         Vec::with_capacity(timed),
     );
     let (mut bytes, mut calls) = (0u64, 0u64);
+    // A library flushes in the client's frame (Heartbeat or PostSimulation), so its frame takes
+    // two steps: the client's frame sends, the next step delivers. Both steps' client frames
+    // count as its flush, and both steps' server deliveries as its decode.
+    let steps_per_frame = if tool.is_library() { 2 } else { 1 };
     for frame in 0..WARMUP_FRAMES + frames {
         let client = sim.client(0).ok_or("the client left")?;
-        let (fire, flush): (f64, f64) = client.call(&frame_fn, ()).map_err(lua_error("firing"))?;
-        sim.step().map_err(lua_error("delivering"))?;
-        let decode = sim.last_step_timing().server.receive.as_secs_f64();
+        let (fire, mut flush): (f64, f64) = client.call(&frame_fn, ()).map_err(lua_error("firing"))?;
+        let mut decode = 0.0;
+        for _ in 0..steps_per_frame {
+            sim.step().map_err(lua_error("delivering"))?;
+            let timing = sim.last_step_timing();
+            decode += timing.server.receive.as_secs_f64();
+            if tool.is_library() {
+                flush += timing.clients.iter().map(|(_, client)| client.frame.as_secs_f64()).sum::<f64>();
+            }
+        }
         let traffic = sim.take_traffic();
         if frame >= WARMUP_FRAMES {
             fires.push(fire);
@@ -366,6 +454,10 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
             calls += total.calls;
         }
     }
+    if tool.is_library() {
+        // Anything a library held back for its own throttle arrives before the tally is read.
+        sim.steps(2).map_err(lua_error("delivering the last frame"))?;
+    }
     check_outcome(&sim, frames)?;
     let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
     let events = f64::from(frames) * f64::from(EVENTS_PER_FRAME);
@@ -378,6 +470,31 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
         calls_per_frame: calls as f64 / f64::from(frames),
         frames,
     })
+}
+
+/// The most steps a client's set-up may wait for the server (a library's handshake).
+const CLIENT_SETUP_STEPS: u32 = 30;
+
+/// Steps until the client's set-up thread has built `shared.BenchFrame`, and returns it.
+fn await_client_frame(sim: &mut Simulation) -> Result<mlua::Function, String> {
+    let setup = lua_error("client set-up");
+    for _ in 0..=CLIENT_SETUP_STEPS {
+        let client = sim.client(0).ok_or("the client left")?;
+        if let Some(error) = client.errors().first() {
+            return Err(format!("client set-up: {error}"));
+        }
+        let frame: Option<mlua::Function> = client.eval("return shared.BenchFrame").map_err(&setup)?;
+        if let Some(frame) = frame {
+            return Ok(frame);
+        }
+        sim.step().map_err(lua_error("waiting for the client's set-up"))?;
+    }
+    let warnings: Vec<String> = sim.worlds().flat_map(|world| world.warnings()).take(3).collect();
+    Err(format!(
+        "client set-up: the adapter's client did not finish within {CLIENT_SETUP_STEPS} frames \
+         (is it waiting for something the server never sends?){}",
+        if warnings.is_empty() { String::new() } else { format!("; warnings: {}", warnings.join(" | ")) }
+    ))
 }
 
 /// `shared.BenchClock()`: seconds of the thread's CPU time, which the client harness times

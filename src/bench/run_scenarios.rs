@@ -1,8 +1,10 @@
-//! The Scenarios benches, BlinkBlox only (`benchmark/harness/scenarios.luau`): Broadcast (100
-//! units a frame to 50 players with FireAll) and ManyEvents (100 reliable events a frame to one
-//! player over 128 declarations). The server's fires and flush are timed in Luau, each
-//! client's decode by the simulation's clock (the thread's CPU time); the remote calls a frame
-//! are counted from the traffic. Each row runs in a fresh simulation.
+//! The Scenarios benches, BlinkBlox only (`benchmark/harness/scenarios.luau`, on
+//! `benchmark/definitions/Scenarios.blink`): a server sending to a crowd (Broadcast, WorldState,
+//! SelfState, the two streams), many declarations (ManyEvents), Instances, and a client's
+//! unreliable inputs with and without BatchUnreliable (the schema compiled a second time with
+//! the option added). The sender's fires and flush are timed in Luau, each receiver's decode by
+//! the simulation's clock (the thread's CPU time); the remote calls a frame are counted from the
+//! traffic, summed over every player reached. Each row runs in a fresh simulation.
 
 use std::path::Path;
 
@@ -12,17 +14,70 @@ use crate::bench::run_compiler::many_declarations_schema_from;
 use crate::runtime::{Mode, Simulation, TimingClock};
 
 /// The scenarios, in the order the table shows them.
-pub const SCENARIOS: [&str; 2] = ["Broadcast", "ManyEvents"];
+pub const SCENARIOS: [&str; 9] = [
+    "Broadcast",
+    "ManyEvents",
+    "UnreliableInput",
+    "UnreliableInputBatched",
+    "Instances",
+    "WorldState",
+    "SelfState",
+    "BroadcastStream",
+    "PlayerStream",
+];
 
-/// Events the server sends a frame in every scenario.
-const EVENTS_PER_FRAME: u64 = 100;
+/// Which compiled schema a scenario runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Schema {
+    Scenarios,
+    /// Scenarios.blink with `option BatchUnreliable = true`.
+    ScenariosBatched,
+    ManyDeclarations,
+}
+
+/// Who sends: the server to its players, or the first player to the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    ToPlayers,
+    ToServer,
+}
+
+/// How a scenario is set up and what each receiver must get.
+#[derive(Clone, Copy, Debug)]
+struct ScenarioSpec {
+    schema: Schema,
+    players: usize,
+    direction: Direction,
+    /// Values each receiver's listeners get a frame (events, or stream updates).
+    received_per_frame: u64,
+}
+
+fn spec(scenario: &str) -> Option<ScenarioSpec> {
+    let (schema, players, direction, received_per_frame) = match scenario {
+        "Broadcast" => (Schema::Scenarios, 50, Direction::ToPlayers, 100),
+        "ManyEvents" => (Schema::ManyDeclarations, 1, Direction::ToPlayers, 100),
+        "UnreliableInput" => (Schema::Scenarios, 1, Direction::ToServer, 8),
+        "UnreliableInputBatched" => (Schema::ScenariosBatched, 1, Direction::ToServer, 8),
+        "Instances" => (Schema::Scenarios, 1, Direction::ToPlayers, 100),
+        "WorldState" | "SelfState" | "BroadcastStream" | "PlayerStream" => {
+            (Schema::Scenarios, 50, Direction::ToPlayers, 1)
+        }
+        _ => return None,
+    };
+    Some(ScenarioSpec {
+        schema,
+        players,
+        direction,
+        received_per_frame,
+    })
+}
 
 /// What one scenario row measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScenarioFigures {
-    /// The server's fires and flush, per frame.
+    /// The sender's fires and flush, per frame.
     pub send: Stats,
-    /// One player's decode (listeners included), per frame, averaged over the players.
+    /// One receiver's decode (listeners included), per frame, averaged over the receivers.
     pub decode: Stats,
     /// Remote calls a frame (a FireAllClients is one call, a FireClient per player one each).
     pub calls_per_frame: f64,
@@ -39,23 +94,33 @@ pub struct ScenarioRow {
 /// The Scenarios harness and the modules each scenario runs.
 pub struct ScenarioHarness {
     harness: String,
-    broadcast: (String, String),
+    scenarios: (String, String),
+    scenarios_batched: (String, String),
     many_events: (String, String),
 }
 
 impl ScenarioHarness {
     pub fn load(bench_dir: &Path) -> Result<ScenarioHarness, BenchError> {
-        let many = bench_dir
-            .join("definitions")
-            .join("ManyEvents (128 declarations, generated)");
+        let definitions = bench_dir.join("definitions");
+        let schema_path = definitions.join("Scenarios.blink");
+        let schema = read(&schema_path)?;
+        // Options may come first in any order, so the batched variant only adds a line ahead.
+        let batched = format!("option BatchUnreliable = true\n{schema}");
+        let many = definitions.join("ManyEvents (128 declarations, generated)");
         Ok(ScenarioHarness {
             harness: read(&bench_dir.join("harness").join("scenarios.luau"))?,
-            broadcast: compile_text(
-                &bench_dir.join("definitions").join("Scenarios.blink"),
-                &read(&bench_dir.join("definitions").join("Scenarios.blink"))?,
-            )?,
+            scenarios: compile_text(&schema_path, &schema)?,
+            scenarios_batched: compile_text(&definitions.join("Scenarios.blink (with BatchUnreliable)"), &batched)?,
             many_events: compile_text(&many, &many_declarations_schema_from(128, "Server"))?,
         })
+    }
+
+    fn modules(&self, schema: Schema) -> &(String, String) {
+        match schema {
+            Schema::Scenarios => &self.scenarios,
+            Schema::ScenariosBatched => &self.scenarios_batched,
+            Schema::ManyDeclarations => &self.many_events,
+        }
     }
 }
 
@@ -63,41 +128,81 @@ fn lua_error(context: &'static str) -> impl Fn(mlua::Error) -> String {
     move |err| format!("{context}: {err}")
 }
 
-fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -> Result<ScenarioFigures, String> {
-    let (players, (server_module, client_module)) = match scenario {
-        "Broadcast" => (50, &harness.broadcast),
-        _ => (1, &harness.many_events),
-    };
-    let mut sim = Simulation::new(mode, players).map_err(lua_error("starting the simulation"))?;
-    sim.set_timing_clock(TimingClock::ThreadCpu);
-    let frame_fn: mlua::Function = {
+/// Loads the harness into every world and returns the function that sends one frame.
+fn set_up(
+    sim: &mut Simulation,
+    harness: &ScenarioHarness,
+    scenario: &str,
+    spec: ScenarioSpec,
+) -> Result<mlua::Function, String> {
+    let (server_module, client_module) = harness.modules(spec.schema);
+    let mut send_frame = None;
+    {
         let server = sim.server();
         let setup = lua_error("server set-up");
         install_clock(server).map_err(&setup)?;
         server.load_module("Server", server_module).map_err(&setup)?;
         server.load_module("Scenarios", &harness.harness).map_err(&setup)?;
-        server
-            .eval(&format!("return require('Scenarios').server('{scenario}')"))
-            .map_err(&setup)?
-    };
+        match spec.direction {
+            Direction::ToPlayers => {
+                let function = server
+                    .eval(&format!("return require('Scenarios').server('{scenario}')"))
+                    .map_err(&setup)?;
+                send_frame = Some(function);
+            }
+            Direction::ToServer => server
+                .exec(&format!(
+                    "shared.Received = require('Scenarios').serverReceiver('{scenario}')"
+                ))
+                .map_err(&setup)?,
+        }
+    }
     sim.step().map_err(lua_error("replicating the remotes"))?;
-    for (_, client) in sim.clients() {
+    for (index, client) in sim.clients() {
         let setup = lua_error("client set-up");
+        install_clock(client).map_err(&setup)?;
         client.load_module("Client", client_module).map_err(&setup)?;
         client.load_module("Scenarios", &harness.harness).map_err(&setup)?;
-        client
-            .exec(&format!("shared.Received = require('Scenarios').client('{scenario}')"))
-            .map_err(&setup)?;
+        match spec.direction {
+            Direction::ToPlayers => client
+                .exec(&format!("shared.Received = require('Scenarios').client('{scenario}')"))
+                .map_err(&setup)?,
+            Direction::ToServer if index == 0 => {
+                let function = client
+                    .eval(&format!("return require('Scenarios').clientSender('{scenario}')"))
+                    .map_err(&setup)?;
+                send_frame = Some(function);
+            }
+            Direction::ToServer => {}
+        }
     }
+    send_frame.ok_or_else(|| format!("{scenario}: no world to send from (no player joined)"))
+}
+
+fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -> Result<ScenarioFigures, String> {
+    let spec = spec(scenario).ok_or_else(|| format!("unknown scenario `{scenario}`"))?;
+    let mut sim = Simulation::new(mode, spec.players).map_err(lua_error("starting the simulation"))?;
+    sim.set_timing_clock(TimingClock::ThreadCpu);
+    let send_frame = set_up(&mut sim, harness, scenario, spec)?;
     sim.take_traffic();
 
     let (mut sends, mut decodes, mut calls) = (Vec::new(), Vec::new(), 0u64);
     for frame in 0..WARMUP_FRAMES + frames {
-        let send: f64 = sim.server().call(&frame_fn, ()).map_err(lua_error("sending"))?;
+        let sender = match spec.direction {
+            Direction::ToPlayers => Some(sim.server()),
+            Direction::ToServer => sim.client(0),
+        };
+        let sender = sender.ok_or("the sending player left")?;
+        let send: f64 = sender.call(&send_frame, ()).map_err(lua_error("sending"))?;
         sim.step().map_err(lua_error("delivering"))?;
         let timing = sim.last_step_timing();
-        let total: f64 = timing.clients.iter().map(|(_, t)| t.receive.as_secs_f64()).sum();
-        let decode = total / timing.clients.len().max(1) as f64;
+        let decode = match spec.direction {
+            Direction::ToPlayers => {
+                let total: f64 = timing.clients.iter().map(|(_, t)| t.receive.as_secs_f64()).sum();
+                total / timing.clients.len().max(1) as f64
+            }
+            Direction::ToServer => timing.server.receive.as_secs_f64(),
+        };
         let traffic = sim.take_traffic();
         if frame >= WARMUP_FRAMES {
             sends.push(send);
@@ -105,30 +210,43 @@ fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -
             calls += traffic.total().calls;
         }
     }
-    let expected = EVENTS_PER_FRAME * u64::from(WARMUP_FRAMES + frames);
-    for world in sim.worlds() {
-        if let Some(error) = world.errors().first() {
-            return Err(format!("a world raised: {error}"));
-        }
-    }
-    for (index, client) in sim.clients() {
-        let received: u64 = client
-            .eval("return shared.Received()")
-            .map_err(lua_error("reading the tally"))?;
-        if received != expected {
-            return Err(format!(
-                "player {} received {received} of the {expected} events sent",
-                index + 1
-            ));
-        }
-    }
+    check_received(&sim, spec, u64::from(WARMUP_FRAMES + frames))?;
     let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
     Ok(ScenarioFigures {
         send: stats(&sends)?,
         decode: stats(&decodes)?,
         calls_per_frame: calls as f64 / f64::from(frames),
-        players,
+        players: spec.players,
     })
+}
+
+/// Nothing raised, and every receiver's listeners got every value sent to it intact.
+fn check_received(sim: &Simulation, spec: ScenarioSpec, frames: u64) -> Result<(), String> {
+    for world in sim.worlds() {
+        if let Some(error) = world.errors().first() {
+            let side = if world.is_server() { "the server" } else { "a client" };
+            return Err(format!("{side} raised: {error}"));
+        }
+    }
+    let expected = spec.received_per_frame * frames;
+    let receivers: Vec<(String, &crate::runtime::World)> = match spec.direction {
+        Direction::ToPlayers => sim
+            .clients()
+            .map(|(index, client)| (format!("player {}", index + 1), client))
+            .collect(),
+        Direction::ToServer => vec![("the server".to_string(), sim.server())],
+    };
+    for (who, world) in receivers {
+        let received: u64 = world
+            .eval("return shared.Received()")
+            .map_err(lua_error("reading the tally"))?;
+        if received != expected {
+            return Err(format!(
+                "{who} received {received} of the {expected} values sent intact"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Runs `scenarios` in each mode, each row in a fresh simulation.
@@ -144,7 +262,7 @@ pub fn run_scenarios(
             let outcome = measure(harness, scenario, mode, frames);
             let summary = match &outcome {
                 Ok(figures) => format!(
-                    "send {:.3} ms, decode {:.3} ms a player, {} calls a frame",
+                    "send {:.3} ms, decode {:.3} ms a receiver, {} calls a frame",
                     figures.send.median_ms, figures.decode.median_ms, figures.calls_per_frame
                 ),
                 Err(err) => format!("failed: {err}"),
@@ -158,4 +276,20 @@ pub fn run_scenarios(
         }
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_scenario_has_a_set_up_and_unknown_ones_fail_their_row() {
+        for scenario in SCENARIOS {
+            assert!(spec(scenario).is_some(), "{scenario} has no spec");
+        }
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmark");
+        let harness = ScenarioHarness::load(&dir).expect("the Scenarios harness loads and compiles both schemas");
+        let err = measure(&harness, "Nonesuch", Mode::Native, 1).expect_err("unknown scenario");
+        assert!(err.contains("unknown scenario `Nonesuch`"), "{err}");
+    }
 }

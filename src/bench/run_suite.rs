@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::bench::BenchError;
+use crate::bench::library::{installed_entry, load_tool_library, tool_dir};
 use crate::bench::lock::write_atomically;
 use crate::bench::report::{Report, RunContext, cpu_model, os_description, today};
 use crate::bench::run::{
@@ -19,11 +20,7 @@ use crate::bench::tools::ToolsFile;
 use crate::runtime::Mode;
 
 /// The groups of the seed page that this version does not run yet, with why.
-const GROUPS_NOT_BUILT: [(&str, &str); 3] = [
-    (
-        "Scenarios (the rest)",
-        "UnreliableInput, Instances, WorldState, SelfState and streams are not built into the harness yet",
-    ),
+const GROUPS_NOT_BUILT: [(&str, &str); 2] = [
     (
         "Rivals",
         "the crowd, unreliable and Instance scenarios across tools are not built into the harness yet",
@@ -94,8 +91,6 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
             selection.performance = true;
         } else if lower == "scenarios" {
             selection.scenarios = SCENARIOS.to_vec();
-            let (group, why) = GROUPS_NOT_BUILT[0];
-            selection.not_run.push((group.to_string(), why.to_string()));
         } else if let Some(scenario) = SCENARIOS.iter().find(|s| s.eq_ignore_ascii_case(name)) {
             if !selection.scenarios.contains(scenario) {
                 selection.scenarios.push(scenario);
@@ -113,8 +108,9 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
             if matching.is_empty() {
                 return Err(
                     BenchError::new(format!("no bench is named like `{name}`")).with_help(format!(
-                        "the benches are {}; the groups are Runtime, Performance, {}",
+                        "the benches are {}; the scenarios are {}; the groups are Runtime, Performance, Scenarios, {}",
                         RUNTIME_BENCHES.join(", "),
+                        SCENARIOS.join(", "),
                         GROUPS_NOT_BUILT.map(|(group, _)| group).join(", ")
                     )),
                 );
@@ -154,6 +150,33 @@ fn why_not_run(name: &str, bench_dir: &Path) -> String {
 }
 
 fn select_tools(
+    requested: &[String],
+    bench_dir: &Path,
+    upstream_available: bool,
+    sources: &[(String, PathBuf)],
+) -> Result<(Vec<RuntimeTool>, Vec<NotRun>), BenchError> {
+    let (mut runnable, mut not_run) = select_declared_tools(requested, bench_dir, upstream_available)?;
+    // A runtime library runs only when its source is there; otherwise the report says why.
+    runnable.retain(|tool| {
+        if !tool.is_library() || installed_entry(bench_dir, sources, *tool).is_some() {
+            return true;
+        }
+        let (dir, _) = tool_dir(bench_dir, sources, tool.key());
+        not_run.push((
+            tool.key().to_string(),
+            format!(
+                "not installed (no library in `{}`): run `blinkblox bench --download --tools {}`, or pass --source {}=PATH",
+                dir.display(),
+                tool.key(),
+                tool.key()
+            ),
+        ));
+        false
+    });
+    Ok((runnable, not_run))
+}
+
+fn select_declared_tools(
     requested: &[String],
     bench_dir: &Path,
     upstream_available: bool,
@@ -201,7 +224,12 @@ fn select_tools(
     Ok((runnable, not_run))
 }
 
-fn tool_versions(tools: &[RuntimeTool], upstream: &Path) -> Vec<(String, String)> {
+fn tool_versions(
+    tools: &[RuntimeTool],
+    upstream: &Path,
+    bench_dir: &Path,
+    sources: &[(String, PathBuf)],
+) -> Vec<(String, String)> {
     tools
         .iter()
         .map(|tool| {
@@ -216,6 +244,16 @@ fn tool_versions(tools: &[RuntimeTool], upstream: &Path) -> Vec<(String, String)
                      benchmark/definitions/Definition.upstream.blink",
                     origin_version(upstream).unwrap_or_else(|| format!("from `{}`", upstream.display()))
                 ),
+                RuntimeTool::ByteNet | RuntimeTool::Packet | RuntimeTool::QuickNet | RuntimeTool::Warp => {
+                    let (dir, from_source) = tool_dir(bench_dir, sources, tool.key());
+                    let version = origin_version(&dir).unwrap_or_else(|| format!("from `{}`", dir.display()));
+                    let patched = if from_source {
+                        "tools.toml's patches applied as it was read"
+                    } else {
+                        "patched by --download"
+                    };
+                    format!("{version}, its source mounted as a ModuleScript tree ({patched})")
+                }
                 RuntimeTool::Roblox => format!(
                     "RemoteEvent:FireServer per event, in the embedded runtime's mock (at most {ROBLOX_MAX_FRAMES} timed \
                      frames a row: a value a call through the mock's network takes about a second a frame)"
@@ -256,7 +294,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     let selection = select_benches(&options.names)?;
     let upstream = upstream_dir(&options.bench_dir, &options.sources);
     let upstream_available = is_blink_source(&upstream);
-    let (tools, mut not_run) = select_tools(&options.tools, &options.bench_dir, upstream_available)?;
+    let (tools, mut not_run) = select_tools(&options.tools, &options.bench_dir, upstream_available, &options.sources)?;
     not_run.extend(selection.not_run.iter().cloned());
     if options.frames == 0 {
         return Err(BenchError::new("--frames must be at least 1"));
@@ -265,7 +303,10 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     let mut runtime = Vec::new();
     if !selection.benches.is_empty() && !tools.is_empty() {
         let upstream_for_harness = tools.contains(&RuntimeTool::Upstream).then_some(upstream.as_path());
-        let harness = Harness::load(&options.bench_dir, upstream_for_harness)?;
+        let mut harness = Harness::load(&options.bench_dir, upstream_for_harness)?;
+        for &tool in tools.iter().filter(|tool| tool.is_library()) {
+            harness.add_library(tool, load_tool_library(&options.bench_dir, &options.sources, tool)?);
+        }
         let plan = RuntimePlan {
             benches: selection.benches.clone(),
             tools: tools.clone(),
@@ -299,7 +340,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         os: os_description(),
         frames: options.frames,
         modes: options.modes.clone(),
-        tools: tool_versions(&tools, &upstream),
+        tools: tool_versions(&tools, &upstream, &options.bench_dir, &options.sources),
         not_run,
     };
     let text = Report {

@@ -44,7 +44,10 @@ pub fn generate(schema: &Schema) -> String {
         ),
     );
 
-    let mut out = CodeBuilder::new();
+    // The preamble (prelude, receive runtime, types) and the API tables are within 64 KiB
+    // for most schemas; one allocation for the module text.
+    let runtime = CLIENT.len() + STREAMS_RECEIVE.len() + SEND_CLIENT.len() + EXPORTED.len();
+    let mut out = CodeBuilder::with_capacity(body.len() + runtime + 64 * 1024);
     mg.emit_preamble(&mut out, "Client module");
     out.line(format!(
         "local CLIENT_FLUSH_RATE = {}",

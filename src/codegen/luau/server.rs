@@ -64,7 +64,10 @@ pub fn generate(schema: &Schema) -> String {
         ),
     );
 
-    let mut out = CodeBuilder::new();
+    // The preamble (prelude, receive runtime, types) and the API tables are within 64 KiB
+    // for most schemas; one allocation for the module text.
+    let runtime = SERVER.len() + STREAMS_RECEIVE.len() + SEND_SERVER.len() + EXPORTED.len();
+    let mut out = CodeBuilder::with_capacity(body.len() + runtime + 64 * 1024);
     mg.emit_preamble(&mut out, "Server module");
     out.raw(SERVER);
     out.line("");
