@@ -66,15 +66,16 @@ impl Library {
     /// [`read`](Self::read), passing each file's text through `transform`.
     fn read_with(entry: &Path, transform: Transform) -> Result<Library, BenchError> {
         let Some(stem) = module_stem(entry) else {
-            return Err(BenchError::new(format!(
-                "`{}` is not a Luau module (.luau or .lua)",
-                entry.display()
-            ))
-            .with_help("point the tool's `entry` in benchmark/tools.toml at the library's main module"));
+            return Err(
+                BenchError::new(format!("`{}` is not a Luau module (.luau or .lua)", entry.display()))
+                    .with_help("point the tool's `entry` in benchmark/tools.toml at the library's main module"),
+            );
         };
         if !entry.is_file() {
-            return Err(BenchError::new(format!("the library module `{}` does not exist", entry.display()))
-                .with_help("install the tool with `blinkblox bench --download`, or pass --source NAME=PATH"));
+            return Err(
+                BenchError::new(format!("the library module `{}` does not exist", entry.display()))
+                    .with_help("install the tool with `blinkblox bench --download`, or pass --source NAME=PATH"),
+            );
         }
         let mut modules = vec![LibraryModule {
             path: Vec::new(),
@@ -83,7 +84,10 @@ impl Library {
         let children_folder = if stem == "init" {
             entry.parent().map(Path::to_path_buf)
         } else {
-            entry.parent().map(|parent| parent.join(stem)).filter(|folder| folder.is_dir())
+            entry
+                .parent()
+                .map(|parent| parent.join(stem))
+                .filter(|folder| folder.is_dir())
         };
         if let Some(folder) = children_folder {
             read_children(&folder, &[], transform, &mut modules)?;
@@ -197,8 +201,10 @@ pub fn load_tool_library(
     let declared = declared_tool(bench_dir, tool.key())?;
     let (dir, from_source) = tool_dir(bench_dir, sources, tool.key());
     let Some(entry) = declared.entry.as_deref() else {
-        return Err(BenchError::new(format!("tool `{}` has no `entry` in benchmark/tools.toml", tool.key()))
-            .with_help("name the library's main module, e.g. entry = \"src/init.luau\""));
+        return Err(
+            BenchError::new(format!("tool `{}` has no `entry` in benchmark/tools.toml", tool.key()))
+                .with_help("name the library's main module, e.g. entry = \"src/init.luau\""),
+        );
     };
     let entry = dir.join(entry);
     if !from_source {

@@ -436,7 +436,11 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
             let timing = sim.last_step_timing();
             decode += timing.server.receive.as_secs_f64();
             if tool.is_library() {
-                flush += timing.clients.iter().map(|(_, client)| client.frame.as_secs_f64()).sum::<f64>();
+                flush += timing
+                    .clients
+                    .iter()
+                    .map(|(_, client)| client.frame.as_secs_f64())
+                    .sum::<f64>();
             }
         }
         let traffic = sim.take_traffic();
@@ -493,7 +497,11 @@ fn await_client_frame(sim: &mut Simulation) -> Result<mlua::Function, String> {
     Err(format!(
         "client set-up: the adapter's client did not finish within {CLIENT_SETUP_STEPS} frames \
          (is it waiting for something the server never sends?){}",
-        if warnings.is_empty() { String::new() } else { format!("; warnings: {}", warnings.join(" | ")) }
+        if warnings.is_empty() {
+            String::new()
+        } else {
+            format!("; warnings: {}", warnings.join(" | "))
+        }
     ))
 }
 

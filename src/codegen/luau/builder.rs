@@ -205,7 +205,9 @@ mod tests {
         formatted.line(format_args!("x = 1"));
         plain.line("x = 1");
         formatted.close(format_args!("end"));
-        plain.close(&"end".to_string());
+        let end = "end".to_string();
+        plain.close(&end);
+        assert_eq!(end, "end");
         assert_eq!(formatted.finish(), plain.finish());
     }
 

@@ -102,7 +102,7 @@ fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<Stri
     }
     b.close("end,");
     (
-        b.finish().lines().map(str::to_string).collect(),
+        vec![b.finish()],
         vec![format!("{member} = Noop,")],
     )
 }

@@ -84,7 +84,7 @@ pub struct ApiNode {
 }
 
 pub enum ApiItem {
-    /// Lines of a constructor `{ … }` (without braces), real and edit-mode versions.
+    /// Lines (or multi-line blocks) of a constructor `{ … }` (without braces), real and edit-mode versions.
     Members {
         real: Vec<String>,
         noop: Vec<String>,
@@ -140,8 +140,13 @@ impl ApiNode {
                 }
                 ApiItem::Members { real, noop: noop_lines } => {
                     b.open(format_args!("{} = table.freeze({{", table_key(name)));
+                    // An entry is one line or a block of lines (`raw` re-indents it).
                     for line in if noop { noop_lines } else { real } {
-                        b.line(line);
+                        if line.is_empty() {
+                            b.line("");
+                        } else {
+                            b.raw(line);
+                        }
                     }
                     b.close("}),");
                 }

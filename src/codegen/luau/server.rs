@@ -207,7 +207,7 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
             }
         }
         b.close("end,");
-        real.extend(b.finish().lines().map(str::to_string));
+        real.push(b.finish());
     }
     let noop = [m.fire, m.fire_all, m.fire_list, m.fire_except]
         .iter()
@@ -303,7 +303,7 @@ fn on_function_members(mg: &ModuleGen, function: &FunctionDecl) -> (Vec<String>,
     b.close("end");
     b.close("end,");
     (
-        b.finish().lines().map(str::to_string).collect(),
+        vec![b.finish()],
         vec![format!("{} = Noop,", mg.members.on)],
     )
 }
