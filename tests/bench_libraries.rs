@@ -3,52 +3,18 @@
 //! the bytenet adapter driven end to end against a small fake library (CI has neither network
 //! nor the real libraries), and a library that is not installed reported as not run.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+mod common;
 
-use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
 use blinkblox::bench::library::{Library, load_tool_library};
 use blinkblox::bench::run::RuntimeTool;
 use blinkblox::runtime::{Mode, Simulation};
+use common::{bench, bench_copy};
 use tempfile::TempDir;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bench/libraries")
-}
-
-/// A copy of the checkout's benchmark/ folder without downloaded tools or old results.
-fn bench_copy() -> (TempDir, PathBuf) {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmark");
-    let temp = tempfile::tempdir().expect("tempdir");
-    let bench = temp.path().join("benchmark");
-    for entry in walkdir::WalkDir::new(&source) {
-        let entry = entry.expect("walk");
-        let relative = entry.path().strip_prefix(&source).expect("prefix");
-        let first = relative
-            .components()
-            .next()
-            .map(|c| c.as_os_str().to_string_lossy().to_string());
-        if matches!(first.as_deref(), Some("tools" | "Benchmarks.md")) {
-            continue;
-        }
-        let target = bench.join(relative);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-    (temp, bench)
-}
-
-fn bench(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("blinkblox")
-        .expect("binary")
-        .current_dir(dir)
-        .arg("bench")
-        .args(args)
-        .output()
-        .expect("run")
 }
 
 fn paths(library: &Library) -> Vec<String> {
@@ -104,7 +70,7 @@ fn a_mounted_library_requires_its_parts_on_the_server_and_on_a_replicated_client
 
 /// A benchmark folder whose tools.toml declares `packet` with a patch, and a `--source` folder.
 fn patched_tool(source_text: &str) -> (TempDir, PathBuf, PathBuf) {
-    let (temp, bench) = bench_copy();
+    let (temp, bench) = bench_copy(&["tools", "Benchmarks.md"]);
     let source = temp.path().join("packet-checkout");
     std::fs::create_dir_all(source.join("Packet")).expect("mkdir");
     std::fs::write(source.join("Packet/init.lua"), source_text).expect("write");
@@ -133,7 +99,7 @@ fn a_source_folder_the_patch_does_not_match_is_refused() {
 
 #[test]
 fn the_bytenet_adapter_runs_end_to_end_against_a_fake_library() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
     let fake = fixtures().join("fake-bytenet");
     let source = format!("bytenet={}", fake.display());
     let output = bench(
@@ -165,7 +131,7 @@ fn the_bytenet_adapter_runs_end_to_end_against_a_fake_library() {
 
 #[test]
 fn a_library_that_is_not_installed_is_listed_as_not_run() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
     let output = bench(
         temp.path(),
         &[

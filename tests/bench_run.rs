@@ -2,47 +2,11 @@
 //! hand-written floor, and writes a well-formed Benchmarks.md; bad filters and a tool
 //! that decodes wrongly are reported, not timed.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::process::Output;
 
-use assert_cmd::Command;
-use tempfile::TempDir;
-
-/// A copy of the checkout's benchmark/ folder (harness, floor, schema, tools.toml) in a
-/// temporary folder, so a run never touches the checkout's Benchmarks.md.
-fn bench_copy() -> (TempDir, PathBuf) {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmark");
-    let temp = tempfile::tempdir().expect("tempdir");
-    let bench = temp.path().join("benchmark");
-    for entry in walkdir::WalkDir::new(&source) {
-        let entry = entry.expect("walk");
-        let relative = entry.path().strip_prefix(&source).expect("prefix");
-        let first = relative
-            .components()
-            .next()
-            .map(|c| c.as_os_str().to_string_lossy().to_string());
-        if matches!(first.as_deref(), Some("tools" | "Benchmarks.md")) {
-            continue; // downloaded tools and old results are not needed
-        }
-        let target = bench.join(relative);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-    (temp, bench)
-}
-
-fn bench(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("blinkblox")
-        .expect("binary")
-        .current_dir(dir)
-        .arg("bench")
-        .args(args)
-        .output()
-        .expect("run")
-}
+use common::{bench, bench_copy};
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).to_string()
@@ -78,7 +42,7 @@ fn number(cell: &str, what: &str) -> f64 {
 
 #[test]
 fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
     let output = bench(temp.path(), &["--run", "--frames", "5", "--tools", "blink,handwritten"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "{err}");
@@ -193,7 +157,7 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
 
 #[test]
 fn filters_pick_benches_modes_and_tools() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
     let output = bench(
         temp.path(),
         &["Tiny", "--native", "--frames", "3", "--tools", "handwritten"],
@@ -215,7 +179,7 @@ fn filters_pick_benches_modes_and_tools() {
 
 #[test]
 fn a_tool_that_decodes_wrongly_fails_its_row() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
     let server = bench_dir.join("handwritten/Server.luau");
     let source = std::fs::read_to_string(&server).expect("read");
     let broken = source.replace(
@@ -244,7 +208,7 @@ fn a_tool_that_decodes_wrongly_fails_its_row() {
 
 #[test]
 fn unknown_benches_and_tools_are_named() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
     let output = bench(temp.path(), &["Nonesuch"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");

@@ -2,37 +2,13 @@
 //! harness, the generated modules, every downloaded tool and the runner scripts; and Blink's
 //! compiler source is loaded through the harness's require-by-string loader.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+mod common;
 
-use assert_cmd::Command;
+use std::path::Path;
+
+use common::{bench, bench_copy};
 use rbx_dom_weak::types::Variant;
 use rbx_dom_weak::{Instance, WeakDom};
-use tempfile::TempDir;
-
-fn bench_copy() -> (TempDir, PathBuf) {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmark");
-    let temp = tempfile::tempdir().expect("tempdir");
-    let bench = temp.path().join("benchmark");
-    for entry in walkdir::WalkDir::new(&source) {
-        let entry = entry.expect("walk");
-        let relative = entry.path().strip_prefix(&source).expect("prefix");
-        let first = relative
-            .components()
-            .next()
-            .map(|c| c.as_os_str().to_string_lossy().to_string());
-        if matches!(first.as_deref(), Some("tools" | "Benchmarks.md" | "Benchmark.rbxl")) {
-            continue;
-        }
-        let target = bench.join(relative);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-    (temp, bench)
-}
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -75,16 +51,6 @@ return { module = function(side, events) return `return \{ Side = "{side}", Even
     );
 }
 
-fn bench(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("blinkblox")
-        .expect("binary")
-        .current_dir(dir)
-        .arg("bench")
-        .args(args)
-        .output()
-        .expect("run")
-}
-
 fn child<'a>(dom: &'a WeakDom, parent: &Instance, name: &str) -> &'a Instance {
     parent
         .children()
@@ -116,7 +82,7 @@ fn source(instance: &Instance) -> &str {
 
 #[test]
 fn the_place_round_trips_with_the_harness_tools_and_runners() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
     // Downloaded tools: one Luau library (Rojo layout), one compiler binary, Blink's source.
     write(
         &bench_dir.join("tools/bytenet/src/init.luau"),
@@ -206,7 +172,7 @@ fn the_place_round_trips_with_the_harness_tools_and_runners() {
 
 #[test]
 fn studio_without_studio_writes_the_place_and_says_what_to_do() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
     let output = bench(temp.path(), &["--studio"]);
     let err = String::from_utf8_lossy(&output.stderr);
     if cfg!(any(target_os = "windows", target_os = "macos")) {
@@ -222,7 +188,7 @@ fn studio_without_studio_writes_the_place_and_says_what_to_do() {
 
 #[test]
 fn blink_source_that_fails_to_compile_fails_its_rows_with_the_reason() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
     let upstream = temp.path().join("blink");
     fake_blink(&upstream);
     write(
@@ -267,7 +233,7 @@ fn module_scripts(dom: &WeakDom) -> Vec<(String, String)> {
 #[test]
 fn the_place_runners_run_in_the_embedded_runtime() {
     use blinkblox::runtime::{Mode, Simulation};
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
     let out = temp.path().join("Bench.rbxl");
     let output = bench(temp.path(), &["--place", out.to_str().expect("utf-8")]);
     assert_eq!(
@@ -329,7 +295,7 @@ fn the_place_runners_run_in_the_embedded_runtime() {
 
 #[test]
 fn performance_compares_with_blinks_compiler_when_its_source_is_given() {
-    let (temp, bench_dir) = bench_copy();
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
     let upstream = temp.path().join("blink");
     fake_blink(&upstream);
     let output = bench(

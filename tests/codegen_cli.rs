@@ -8,6 +8,16 @@ fn blinkblox() -> Command {
     Command::cargo_bin("blinkblox").expect("binary")
 }
 
+/// Writes `source` as `file_name` in a fresh temp folder and runs `blinkblox compile` on it,
+/// asserting exit code 1; the folder lives as long as the returned TempDir.
+fn compile_failing(file_name: &str, source: &str) -> (tempfile::TempDir, assert_cmd::assert::Assert) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schema = dir.path().join(file_name);
+    std::fs::write(&schema, source).expect("write");
+    let failed = blinkblox().arg("compile").arg(&schema).assert().code(1);
+    (dir, failed)
+}
+
 #[test]
 fn compile_writes_the_outputs_the_schema_names() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -53,37 +63,21 @@ event Hit { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }
 
 #[test]
 fn a_bad_schema_prints_diagnostics_and_writes_nothing() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let schema = dir.path().join("bad.blink");
-    std::fs::write(
-        &schema,
+    let (dir, failed) = compile_failing(
+        "bad.blink",
         "option ServerOutput = \"out/Server\"\noption ClientOutput = \"out/Client\"\nevent Hit { From: Client, Type: Reliable, Call: SingleSync, Data: NoSuchType }\n",
-    )
-    .expect("write");
-    blinkblox()
-        .arg("compile")
-        .arg(&schema)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("NoSuchType").and(predicate::str::contains("nothing was written")));
+    );
+    failed.stderr(predicate::str::contains("NoSuchType").and(predicate::str::contains("nothing was written")));
     assert!(!dir.path().join("out").exists());
 }
 
 #[test]
 fn a_schema_without_outputs_says_which_option_to_add() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let schema = dir.path().join("plain.blink");
-    std::fs::write(
-        &schema,
+    let (_dir, failed) = compile_failing(
+        "plain.blink",
         "event Hit { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }\n",
-    )
-    .expect("write");
-    blinkblox()
-        .arg("compile")
-        .arg(&schema)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("ServerOutput"));
+    );
+    failed.stderr(predicate::str::contains("ServerOutput"));
 }
 
 #[test]

@@ -12,17 +12,11 @@ use blinkblox::schema::check_file;
 use codegen_support::*;
 
 fn valid_fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema/valid");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixtures folder")
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.extension().is_some_and(|ext| ext == "blink"))
-        .collect();
-    paths.sort();
+    let paths = valid_schema_fixtures();
     assert!(
         paths.len() >= 10,
         "expected the front end's valid fixtures in {}",
-        dir.display()
+        valid_schema_fixtures_dir().display()
     );
     paths
 }

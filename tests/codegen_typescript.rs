@@ -14,7 +14,7 @@ use assert_cmd::Command as BinCommand;
 use blinkblox::codegen::{GeneratedFile, OutputKind, Targets, generate};
 use blinkblox::runtime::{Mode, Simulation};
 use blinkblox::schema::{check_file, check_source};
-use codegen_support::LIBRARIES;
+use codegen_support::{LIBRARIES, valid_schema_fixtures};
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/typescript")
@@ -160,17 +160,6 @@ fn find_tsc() -> Option<PathBuf> {
         Ok(output) if output.status.success() => Some(PathBuf::from("tsc")),
         _ => None,
     }
-}
-
-fn valid_schema_fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema/valid");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("fixtures folder")
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.extension().is_some_and(|ext| ext == "blink"))
-        .collect();
-    paths.sort();
-    paths
 }
 
 fn write_declarations(folder: &Path, files: &[GeneratedFile]) {

@@ -210,21 +210,7 @@ fn the_installed_package_builds_with_rojo_and_its_requires_resolve() {
     assert!(installed.join("wally.toml").is_file() && installed.join("src/init.luau").is_file());
 
     let place = temp.path().join("game.rbxl");
-    let output = Command::new(&rojo)
-        .arg("build")
-        .arg("-o")
-        .arg(&place)
-        .current_dir(&game)
-        .output()
-        .expect("run rojo");
-    assert!(
-        output.status.success(),
-        "rojo build failed:\n{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let file = std::fs::File::open(&place).expect("open place");
-    let dom = rbx_binary::from_reader(std::io::BufReader::new(file)).expect("read the place back");
+    let dom = rojo_build(&rojo, &game, &place);
 
     // The link file: a ModuleScript whose require path reaches the package's root module.
     let link = find(&dom, &["ReplicatedStorage", "Packages", ALIAS]).expect("the link ModuleScript");
@@ -347,19 +333,9 @@ fn run_the_place(dom: &WeakDom) {
     }
     sim.steps(400).expect("run the game");
 
-    for world in sim.worlds() {
-        assert!(world.errors().is_empty(), "errors: {:?}", world.errors());
-    }
-    for index in 0..2 {
-        let prints = sim.client(index).expect("client").prints();
-        let has = |text: &str| prints.iter().any(|line| line.contains(text));
-        assert!(has("Player2 joined team"), "client {index}: {prints:?}");
-        assert!(
-            has("[Player1]: gg") && has("[Player2]: gg"),
-            "client {index}: {prints:?}"
-        );
+    assert_arena_round(&sim, |index, has, prints| {
         assert!(has("Player1 has 90 health"), "client {index}: {prints:?}");
-    }
+    });
     // The lazy root module: a client never loaded a Server module.
     let loaded_server_on_client: bool = sim
         .client(0)

@@ -7,7 +7,7 @@ mod sync_support;
 use std::path::Path;
 
 use blinkblox::runtime::{Mode, Simulation};
-use sync_support::{copy_dir, read, sync};
+use sync_support::{assert_arena_round, copy_dir, read, sync};
 
 /// The example scripts require modules by instance path; in the mock, modules loaded from
 /// Rust are required by name.
@@ -61,17 +61,7 @@ fn the_synced_example_runs_in_the_roblox_mock() {
     // The clients act after task.delay(5): 5 s of frames, then time for the replies.
     sim.steps(400).expect("run the game");
 
-    for world in sim.worlds() {
-        assert!(world.errors().is_empty(), "errors: {:?}", world.errors());
-    }
-    for index in 0..2 {
-        let prints = sim.client(index).expect("client").prints();
-        let has = |text: &str| prints.iter().any(|line| line.contains(text));
-        assert!(has("Player2 joined team"), "client {index}: {prints:?}");
-        assert!(
-            has("[Player1]: gg") && has("[Player2]: gg"),
-            "client {index}: {prints:?}"
-        );
+    assert_arena_round(&sim, |index, has, prints| {
         assert!(
             has("Player1 has 90 health") && has("Player2 has 90 health"),
             "client {index}: {prints:?}"
@@ -80,5 +70,5 @@ fn the_synced_example_runs_in_the_roblox_mock() {
             prints.iter().any(|line| line.starts_with("score: ")),
             "client {index}: {prints:?}"
         );
-    }
+    });
 }

@@ -12,7 +12,7 @@ use std::process::Command;
 use rbx_dom_weak::types::{Ref, Variant};
 use rbx_dom_weak::{WeakDom, ustr};
 
-use sync_support::{copy_dir, read, sync};
+use sync_support::{copy_dir, read, rojo_build, sync};
 
 fn rojo_available() -> bool {
     Command::new("rojo")
@@ -70,21 +70,7 @@ fn rojo_builds_the_synced_example_with_the_generated_modules() {
     sync(&dir, &[]).success();
 
     let place = temp.path().join("place.rbxl");
-    let output = Command::new("rojo")
-        .arg("build")
-        .arg("-o")
-        .arg(&place)
-        .current_dir(&dir)
-        .output()
-        .expect("run rojo");
-    assert!(
-        output.status.success(),
-        "rojo build failed:\n{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let file = std::fs::File::open(&place).expect("open place");
-    let dom = rbx_binary::from_reader(std::io::BufReader::new(file)).expect("read the place back");
+    let dom = rojo_build("rojo", &dir, &place);
 
     for schema in ["combat", "chat"] {
         for side in ["Server", "Client"] {

@@ -204,3 +204,19 @@ return Promise
 promise.Parent = packages
 packages.Parent = game:GetService("ReplicatedStorage")
 "#;
+
+/// The front end's valid schema fixtures (`tests/fixtures/schema/valid/*.blink`), sorted.
+pub fn valid_schema_fixtures() -> Vec<std::path::PathBuf> {
+    let dir = valid_schema_fixtures_dir();
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures folder")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "blink"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+pub fn valid_schema_fixtures_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema/valid")
+}

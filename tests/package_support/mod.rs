@@ -4,10 +4,14 @@
 
 #![allow(dead_code)]
 
+#[path = "../common/mod.rs"]
+mod common;
+// Each test crate uses only some of these, like the rest of this module.
+#[allow(unused_imports)]
+pub use common::{assert_arena_round, blinkblox, copy_dir, files_under, read, rojo_build, stderr, stdout};
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
 
 pub const SCOPE: &str = "blinkblox";
 pub const NAME: &str = "arena-net";
@@ -19,19 +23,6 @@ pub const ALIAS: &str = "ArenaNet";
 
 /// The `[package]` table the tests give the example when it has none.
 pub const PACKAGE_TABLE: &str = "\n[package]\nname = \"blinkblox/arena-net\"\nversion = \"0.1.0\"\nrealm = \"shared\"\nlicense = \"MIT\"\ndescription = \"The arena example's network modules\"\nauthors = [\"BlinkBlox\"]\n";
-
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create the copy");
-    for entry in std::fs::read_dir(from).expect("list") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
 
 /// A fresh copy of `examples/arena` at `<parent>/arena`: generated files removed, and the
 /// `[package]` table above appended when the example's manifest has none.
@@ -54,26 +45,8 @@ pub fn example_copy(parent: &Path) -> PathBuf {
     dir
 }
 
-pub fn blinkblox(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("blinkblox").expect("the blinkblox binary");
-    command.current_dir(dir).env_remove("CI");
-    command
-}
-
 pub fn package(dir: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
     blinkblox(dir).arg("package").args(args).assert()
-}
-
-pub fn stdout(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
-}
-
-pub fn stderr(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
-}
-
-pub fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|err| panic!("read {}: {err}", path.display()))
 }
 
 pub fn read_bytes(path: &Path) -> Vec<u8> {
@@ -107,24 +80,6 @@ pub fn zip_entries(bytes: &[u8]) -> Vec<ZipEntry> {
             unix_mode: file.unix_mode(),
             deflated: file.compression() == zip::CompressionMethod::Deflated,
         });
-    }
-    out
-}
-
-/// Every file under `dir`, relative and `/`-separated, sorted.
-pub fn files_under(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.expect("walk");
-        if entry.file_type().is_file() {
-            let rel = entry.path().strip_prefix(dir).expect("inside");
-            out.push(
-                rel.components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/"),
-            );
-        }
     }
     out
 }

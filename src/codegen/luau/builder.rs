@@ -1,45 +1,5 @@
 //! A small builder for Luau source: lines with tab indentation and fresh local names.
 
-use std::fmt::{self, Write as _};
-
-/// What a line can be built from: text, or `format_args!(…)`, which is written straight into
-/// the module text instead of allocating a `String` per line as `format!` does (per-line
-/// allocation was a third of generating a module; perf-log, issue 8).
-pub trait LineText {
-    /// Appends the line's text (without indentation or newline) to `out`.
-    fn append_to(self, out: &mut String);
-}
-
-impl LineText for &str {
-    fn append_to(self, out: &mut String) {
-        out.push_str(self);
-    }
-}
-
-impl LineText for String {
-    fn append_to(self, out: &mut String) {
-        out.push_str(&self);
-    }
-}
-
-impl LineText for &String {
-    fn append_to(self, out: &mut String) {
-        out.push_str(self);
-    }
-}
-
-impl LineText for fmt::Arguments<'_> {
-    fn append_to(self, out: &mut String) {
-        match self.as_str() {
-            Some(text) => out.push_str(text),
-            // Writing into a String cannot fail.
-            None => {
-                let _ = out.write_fmt(self);
-            }
-        }
-    }
-}
-
 /// Accumulates Luau source text. Indentation is tabs, one per level, as Luau style
 /// guides and Blink's output use.
 #[derive(Debug, Default)]
@@ -73,32 +33,29 @@ impl CodeBuilder {
     }
 
     /// Appends one line at the current indentation.
-    pub fn line(&mut self, line: impl LineText) {
-        let start = self.text.len();
-        self.indent();
-        let indented = self.text.len();
-        line.append_to(&mut self.text);
-        if self.text.len() == indented {
-            // An empty line carries no indentation.
-            self.text.truncate(start);
+    pub fn line(&mut self, line: impl AsRef<str>) {
+        let line = line.as_ref();
+        if !line.is_empty() {
+            self.indent();
+            self.text.push_str(line);
         }
         self.text.push('\n');
     }
 
     /// Appends a line and indents what follows (`if … then`, `do`, `function(…)`).
-    pub fn open(&mut self, line: impl LineText) {
+    pub fn open(&mut self, line: impl AsRef<str>) {
         self.line(line);
         self.depth += 1;
     }
 
     /// Dedents, then appends a line (`end`, `end)`, `},`).
-    pub fn close(&mut self, line: impl LineText) {
+    pub fn close(&mut self, line: impl AsRef<str>) {
         self.depth = self.depth.saturating_sub(1);
         self.line(line);
     }
 
     /// Dedents for one line (`else`, `elseif … then`) and indents again after it.
-    pub fn middle(&mut self, line: impl LineText) {
+    pub fn middle(&mut self, line: impl AsRef<str>) {
         self.depth = self.depth.saturating_sub(1);
         self.line(line);
         self.depth += 1;
@@ -191,24 +148,6 @@ mod tests {
                 assert_eq!(fast.finish(), slow.finish(), "block {block:?} at depth {depth}");
             }
         }
-    }
-
-    #[test]
-    fn formatted_lines_match_strings() {
-        let mut formatted = CodeBuilder::new();
-        let mut plain = CodeBuilder::new();
-        let name = "Value";
-        formatted.open(format_args!("do -- {name}"));
-        plain.open(format!("do -- {name}"));
-        formatted.line(format_args!("{}", ""));
-        plain.line(String::new());
-        formatted.line(format_args!("x = 1"));
-        plain.line("x = 1");
-        formatted.close(format_args!("end"));
-        let end = "end".to_string();
-        plain.close(&end);
-        assert_eq!(end, "end");
-        assert_eq!(formatted.finish(), plain.finish());
     }
 
     #[test]

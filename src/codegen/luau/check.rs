@@ -52,7 +52,7 @@ impl Writer<'_> {
             TypeKind::Unknown => {}
             TypeKind::Optional(inner) => {
                 let v = self.bind(value);
-                self.b.open(format_args!("if {v} ~= nil then"));
+                self.b.open(format!("if {v} ~= nil then"));
                 self.check(inner, &v, path);
                 self.b.close("end");
             }
@@ -64,7 +64,7 @@ impl Writer<'_> {
                     self.fail_unless(&bounds, path, &format!("an array{text}"), &v);
                 }
                 let position = self.b.fresh("I");
-                self.b.open(format_args!("for {position} = 1, #{v} do"));
+                self.b.open(format!("for {position} = 1, #{v} do"));
                 let item_path = path.element(&position);
                 self.check(element, &format!("{v}[{position}]"), &item_path);
                 self.b.close("end");
@@ -90,7 +90,7 @@ impl Writer<'_> {
                 let v = self.bind(value);
                 self.fail_unless(&format!("type({v}) == \"table\""), path, "a table", &v);
                 let tag = self.b.fresh("Tag");
-                self.b.line(format_args!("local {tag} = {v}{}", index(&tagged.tag)));
+                self.b.line(format!("local {tag} = {v}{}", index(&tagged.tag)));
                 for (position, variant) in tagged.variants.iter().enumerate() {
                     let keyword = if position == 0 { "if" } else { "elseif" };
                     let condition = format!("{keyword} {tag} == {} then", string_literal(&variant.name));
@@ -115,7 +115,7 @@ impl Writer<'_> {
                 } else {
                     self.b.middle("else");
                 }
-                self.b.line(format_args!(
+                self.b.line(format!(
                     "WriteError({}, {}, {}, {tag})",
                     self.context,
                     tag_path.luau(),
@@ -132,9 +132,9 @@ impl Writer<'_> {
                 self.fail_unless(&format!("type({v}) == \"table\""), path, "a table", &v);
                 let count = self.b.fresh("Count");
                 let (k, item) = (self.b.fresh("Key"), self.b.fresh("Item"));
-                self.b.line(format_args!("local {count} = 0"));
-                self.b.open(format_args!("for {k}, {item} in {v} do"));
-                self.b.line(format_args!("{count} += 1"));
+                self.b.line(format!("local {count} = 0"));
+                self.b.open(format!("for {k}, {item} in {v} do"));
+                self.b.line(format!("{count} += 1"));
                 let key_path = path.element(&k);
                 self.check(key, &k, &key_path);
                 self.check(value_ty, &item, &key_path);
@@ -159,7 +159,7 @@ impl Writer<'_> {
     }
 
     fn fail_unless(&mut self, condition: &str, path: &ValuePath, expected: &str, value: &str) {
-        self.b.line(format_args!(
+        self.b.line(format!(
             "if not ({condition}) then WriteError({}, {}, {}, {value}) end",
             self.context,
             path.luau(),

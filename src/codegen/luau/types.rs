@@ -100,7 +100,7 @@ pub fn emit_type_block(b: &mut CodeBuilder, schema: &Schema) {
         return;
     }
     for decl in &schema.types {
-        b.line(format_args!(
+        b.line(format!(
             "export type {} = {}",
             type_name(&decl.luau_name()),
             luau_type(schema, &decl.ty)
@@ -120,7 +120,7 @@ pub fn generate_types_module(schema: &Schema) -> String {
     let mut out = CodeBuilder::new();
     header(&mut out, "Types module");
     emit_type_block(&mut out, schema);
-    out.line(format_args!(
+    out.line(format!(
         "local MAX_UNRELIABLE_SIZE = {}",
         schema.options.max_unreliable_size
     ));

@@ -59,7 +59,7 @@ impl Writer<'_> {
             return value.to_string();
         }
         let name = self.b.fresh("W");
-        self.b.line(format_args!("local {name} = {value}"));
+        self.b.line(format!("local {name} = {value}"));
         name
     }
 
@@ -72,7 +72,7 @@ impl Writer<'_> {
                 self.write_at(ty, value, "0");
             } else {
                 let offset = self.b.fresh("O");
-                self.b.line(format_args!("local {offset} = Allocate({size})"));
+                self.b.line(format!("local {offset} = Allocate({size})"));
                 self.write_at(ty, value, &offset);
             }
             return;
@@ -81,12 +81,12 @@ impl Writer<'_> {
             TypeKind::Optional(inner) => {
                 let value = self.bind(value);
                 let inner_ty = resolve(schema, inner);
-                self.b.open(format_args!("if {value} ~= nil then"));
+                self.b.open(format!("if {value} ~= nil then"));
                 match inner_ty.layout.fixed_size {
                     Some(size) => {
                         let offset = self.b.fresh("O");
-                        self.b.line(format_args!("local {offset} = Allocate({})", size + 1));
-                        self.b.line(format_args!("buffer.writeu8(SendBuffer, {offset}, 1)"));
+                        self.b.line(format!("local {offset} = Allocate({})", size + 1));
+                        self.b.line(format!("buffer.writeu8(SendBuffer, {offset}, 1)"));
                         let at = offset_plus(&offset, 1);
                         self.write_at(inner_ty, &value, &at);
                     }
@@ -105,24 +105,24 @@ impl Writer<'_> {
                 let len = self.b.fresh("Length");
                 let offset = self.b.fresh("O");
                 match length.exact() {
-                    Some(n) => self.b.line(format_args!("local {len} = {n}")),
+                    Some(n) => self.b.line(format!("local {len} = {n}")),
                     None => {
                         let measure = if is_string {
                             format!("#{value}")
                         } else {
                             format!("buffer.len({value})")
                         };
-                        self.b.line(format_args!("local {len} = {measure}"));
-                        self.b.line(format_args!("WriteLength({len})"));
+                        self.b.line(format!("local {len} = {measure}"));
+                        self.b.line(format!("WriteLength({len})"));
                     }
                 }
-                self.b.line(format_args!("local {offset} = Allocate({len})"));
+                self.b.line(format!("local {offset} = Allocate({len})"));
                 if is_string {
                     self.b
-                        .line(format_args!("buffer.writestring(SendBuffer, {offset}, {value}, {len})"));
+                        .line(format!("buffer.writestring(SendBuffer, {offset}, {value}, {len})"));
                 } else {
                     self.b
-                        .line(format_args!("buffer.copy(SendBuffer, {offset}, {value}, 0, {len})"));
+                        .line(format!("buffer.copy(SendBuffer, {offset}, {value}, 0, {len})"));
                 }
             }
             TypeKind::Array { element, length } => self.write_array(element, length, value),
@@ -133,7 +133,7 @@ impl Writer<'_> {
             TypeKind::TaggedEnum(tagged) => {
                 let value = self.bind(value);
                 let tag = self.b.fresh("Tag");
-                self.b.line(format_args!("local {tag} = {value}{}", index(&tagged.tag)));
+                self.b.line(format!("local {tag} = {value}{}", index(&tagged.tag)));
                 let width = tag_bytes(tagged.variants.len());
                 for (position, variant) in tagged.variants.iter().enumerate() {
                     let keyword = if position == 0 { "if" } else { "elseif" };
@@ -145,7 +145,7 @@ impl Writer<'_> {
                     }
                     let block = variant.body.layout.fixed_block_size;
                     let offset = self.b.fresh("O");
-                    self.b.line(format_args!("local {offset} = Allocate({})", width + block));
+                    self.b.line(format!("local {offset} = Allocate({})", width + block));
                     let width_kind = if width == 1 { NumberKind::U8 } else { NumberKind::U16 };
                     self.b.line(write_number_call(
                         width_kind,
@@ -163,7 +163,7 @@ impl Writer<'_> {
                     self.b.middle("else");
                 }
                 self.b
-                    .line(format_args!("error(`[BlinkBlox] unknown variant {{tostring({tag})}}`, 2)"));
+                    .line(format!("error(`[BlinkBlox] unknown variant {{tostring({tag})}}`, 2)"));
                 self.b.close("end");
             }
             TypeKind::Map {
@@ -174,13 +174,13 @@ impl Writer<'_> {
                 let map = self.bind(value);
                 if length.exact().is_none() {
                     let count = self.b.fresh("Count");
-                    self.b.line(format_args!("local {count} = 0"));
-                    self.b.line(format_args!("for _ in {map} do {count} += 1 end"));
-                    self.b.line(format_args!("WriteLength({count})"));
+                    self.b.line(format!("local {count} = 0"));
+                    self.b.line(format!("for _ in {map} do {count} += 1 end"));
+                    self.b.line(format!("WriteLength({count})"));
                 }
                 let k = self.b.fresh("Key");
                 let v = self.b.fresh("Item");
-                self.b.open(format_args!("for {k}, {v} in {map} do"));
+                self.b.open(format!("for {k}, {v} in {map} do"));
                 self.write(key, &k);
                 self.write(value_ty, &v);
                 self.b.close("end");
@@ -190,7 +190,7 @@ impl Writer<'_> {
             _ => {
                 let size = fixed_size_of(schema, ty);
                 let offset = self.b.fresh("O");
-                self.b.line(format_args!("local {offset} = Allocate({size})"));
+                self.b.line(format!("local {offset} = Allocate({size})"));
                 self.write_at(ty, value, &offset);
             }
         }
@@ -202,15 +202,15 @@ impl Writer<'_> {
         let array = self.bind(value);
         let len = self.b.fresh("Length");
         match length.exact() {
-            Some(n) => self.b.line(format_args!("local {len} = {n}")),
+            Some(n) => self.b.line(format!("local {len} = {n}")),
             None => {
-                self.b.line(format_args!("local {len} = #{array}"));
-                self.b.line(format_args!("WriteLength({len})"));
+                self.b.line(format!("local {len} = #{array}"));
+                self.b.line(format!("WriteLength({len})"));
             }
         }
         if matches!(element.kind, TypeKind::Boolean) {
             let offset = self.b.fresh("O");
-            self.b.line(format_args!("local {offset} = Allocate(({len} + 7) // 8)"));
+            self.b.line(format!("local {offset} = Allocate(({len} + 7) // 8)"));
             self.write_packed_booleans(&array, &len, &offset);
             return;
         }
@@ -218,21 +218,21 @@ impl Writer<'_> {
         let position = self.b.fresh("I");
         match element.layout.fixed_size {
             Some(0) => {
-                self.b.open(format_args!("for {position} = 1, {len} do"));
+                self.b.open(format!("for {position} = 1, {len} do"));
                 self.write_at(element, &format!("{array}[{position}]"), "0");
                 self.b.close("end");
             }
             Some(size) => {
                 let cursor = self.b.fresh("P");
-                self.b.line(format_args!("local {cursor} = Allocate({len} * {size})"));
-                self.b.open(format_args!("for {position} = 1, {len} do"));
-                self.b.line(format_args!("local {item} = {array}[{position}]"));
+                self.b.line(format!("local {cursor} = Allocate({len} * {size})"));
+                self.b.open(format!("for {position} = 1, {len} do"));
+                self.b.line(format!("local {item} = {array}[{position}]"));
                 self.write_at(element, &item, &cursor);
-                self.b.line(format_args!("{cursor} += {size}"));
+                self.b.line(format!("{cursor} += {size}"));
                 self.b.close("end");
             }
             None => {
-                self.b.open(format_args!("for {position} = 1, {len} do"));
+                self.b.open(format!("for {position} = 1, {len} do"));
                 self.write(element, &format!("{array}[{position}]"));
                 self.b.close("end");
             }
@@ -244,31 +244,31 @@ impl Writer<'_> {
         let full = self.b.fresh("Rows");
         let row = self.b.fresh("Row");
         let base = self.b.fresh("Base");
-        self.b.line(format_args!("local {full} = {len} // 8"));
-        self.b.open(format_args!("for {row} = 0, {full} - 1 do"));
-        self.b.line(format_args!("local {base} = {row} * 8"));
+        self.b.line(format!("local {full} = {len} // 8"));
+        self.b.open(format!("for {row} = 0, {full} - 1 do"));
+        self.b.line(format!("local {base} = {row} * 8"));
         let terms: Vec<String> = (0..8)
             .map(|bit| format!("(if {array}[{base} + {}] then {} else 0)", bit + 1, 1u32 << bit))
             .collect();
-        self.b.line(format_args!(
+        self.b.line(format!(
             "buffer.writeu8(SendBuffer, {offset} + {row}, {})",
             terms.join(" + ")
         ));
         self.b.close("end");
         let tail = self.b.fresh("Tail");
-        self.b.line(format_args!("local {tail} = {len} % 8"));
-        self.b.open(format_args!("if {tail} > 0 then"));
+        self.b.line(format!("local {tail} = {len} % 8"));
+        self.b.open(format!("if {tail} > 0 then"));
         let byte = self.b.fresh("Byte");
         let bit = self.b.fresh("Bit");
-        self.b.line(format_args!("local {byte} = 0"));
-        self.b.line(format_args!("local {base} = {full} * 8"));
-        self.b.open(format_args!("for {bit} = 1, {tail} do"));
-        self.b.line(format_args!(
+        self.b.line(format!("local {byte} = 0"));
+        self.b.line(format!("local {base} = {full} * 8"));
+        self.b.open(format!("for {bit} = 1, {tail} do"));
+        self.b.line(format!(
             "if {array}[{base} + {bit}] then {byte} += bit32.lshift(1, {bit} - 1) end"
         ));
         self.b.close("end");
         self.b
-            .line(format_args!("buffer.writeu8(SendBuffer, {offset} + {full}, {byte})"));
+            .line(format!("buffer.writeu8(SendBuffer, {offset} + {full}, {byte})"));
         self.b.close("end");
     }
 
@@ -276,7 +276,7 @@ impl Writer<'_> {
         let block = body.layout.fixed_block_size;
         if block > 0 {
             let offset = self.b.fresh("O");
-            self.b.line(format_args!("local {offset} = Allocate({block})"));
+            self.b.line(format!("local {offset} = Allocate({block})"));
             self.write_struct_block(body, value, &offset);
         } else {
             self.write_struct_block(body, value, "0");
@@ -303,7 +303,7 @@ impl Writer<'_> {
                 .collect();
             let at = offset_plus(offset, byte as u32);
             self.b
-                .line(format_args!("buffer.writeu8(SendBuffer, {at}, {})", terms.join(" + ")));
+                .line(format!("buffer.writeu8(SendBuffer, {at}, {})", terms.join(" + ")));
         }
         for slot in &layout.fixed {
             let Some(field) = body.fields.get(slot.field) else {
@@ -337,8 +337,8 @@ impl Writer<'_> {
             match (&resolve(self.schema, &field.ty).kind, flagged) {
                 (TypeKind::Optional(inner), true) => {
                     let bound = self.b.fresh("F");
-                    self.b.line(format_args!("local {bound} = {access}"));
-                    self.b.open(format_args!("if {bound} ~= nil then"));
+                    self.b.line(format!("local {bound} = {access}"));
+                    self.b.open(format!("if {bound} ~= nil then"));
                     self.write(inner, &bound);
                     self.b.close("end");
                 }
@@ -356,19 +356,19 @@ impl Writer<'_> {
                 self.b.line(write_number_call(*kind, "SendBuffer", offset, value));
             }
             TypeKind::Boolean => {
-                self.b.line(format_args!(
+                self.b.line(format!(
                     "buffer.writeu8(SendBuffer, {offset}, if {value} then 1 else 0)"
                 ));
             }
             TypeKind::String { length } => {
                 let n = length.exact().unwrap_or(0);
                 self.b
-                    .line(format_args!("buffer.writestring(SendBuffer, {offset}, {value}, {n})"));
+                    .line(format!("buffer.writestring(SendBuffer, {offset}, {value}, {n})"));
             }
             TypeKind::Buffer { length } => {
                 let n = length.exact().unwrap_or(0);
                 self.b
-                    .line(format_args!("buffer.copy(SendBuffer, {offset}, {value}, 0, {n})"));
+                    .line(format!("buffer.copy(SendBuffer, {offset}, {value}, 0, {n})"));
             }
             TypeKind::Vector { component, .. } => {
                 let v = self.bind(value);
@@ -383,8 +383,8 @@ impl Writer<'_> {
                 let v = self.bind(value);
                 let p = self.b.fresh("Position");
                 let (rx, ry, rz) = (self.b.fresh("RX"), self.b.fresh("RY"), self.b.fresh("RZ"));
-                self.b.line(format_args!("local {p} = {v}.Position"));
-                self.b.line(format_args!("local {rx}, {ry}, {rz} = {v}:ToOrientation()"));
+                self.b.line(format!("local {p} = {v}.Position"));
+                self.b.line(format!("local {rx}, {ry}, {rz} = {v}:ToOrientation()"));
                 let ps = position.size();
                 for (i, axis) in ["X", "Y", "Z"].iter().enumerate() {
                     let at = offset_plus(offset, ps * i as u32);
@@ -401,39 +401,39 @@ impl Writer<'_> {
                 let v = self.bind(value);
                 for (i, channel) in ["R", "G", "B"].iter().enumerate() {
                     let at = offset_plus(offset, i as u32);
-                    self.b.line(format_args!(
+                    self.b.line(format!(
                         "buffer.writeu8(SendBuffer, {at}, math.round({v}.{channel} * 255))"
                     ));
                 }
             }
             TypeKind::BrickColor => {
                 self.b
-                    .line(format_args!("buffer.writeu16(SendBuffer, {offset}, {value}.Number)"));
+                    .line(format!("buffer.writeu16(SendBuffer, {offset}, {value}.Number)"));
             }
             TypeKind::DateTime => {
                 self.b
-                    .line(format_args!("buffer.writef64(SendBuffer, {offset}, {value}.UnixTimestamp)"));
+                    .line(format!("buffer.writef64(SendBuffer, {offset}, {value}.UnixTimestamp)"));
             }
             TypeKind::DateTimeMillis => {
-                self.b.line(format_args!(
+                self.b.line(format!(
                     "buffer.writef64(SendBuffer, {offset}, {value}.UnixTimestampMillis)"
                 ));
             }
             TypeKind::Instance { .. } | TypeKind::Unknown => {
-                self.b.line(format_args!("WriteSlot({value})"));
+                self.b.line(format!("WriteSlot({value})"));
             }
             TypeKind::Optional(inner) => {
                 if !optional_has_flag(schema, inner) {
                     // `Instance?`/`unknown?`: nil travels in the side array.
-                    self.b.line(format_args!("WriteSlot({value})"));
+                    self.b.line(format!("WriteSlot({value})"));
                     return;
                 }
                 // A flag before a value of no bytes (it may still carry Instances).
                 let v = self.bind(value);
-                self.b.line(format_args!(
+                self.b.line(format!(
                     "buffer.writeu8(SendBuffer, {offset}, if {v} ~= nil then 1 else 0)"
                 ));
-                self.b.open(format_args!("if {v} ~= nil then"));
+                self.b.open(format!("if {v} ~= nil then"));
                 let at = offset_plus(offset, 1);
                 self.write_at(inner, &v, &at);
                 self.b.close("end");
@@ -449,13 +449,13 @@ impl Writer<'_> {
                 let size = element.layout.fixed_size.unwrap_or(0);
                 let position = self.b.fresh("I");
                 let cursor = self.b.fresh("P");
-                self.b.line(format_args!("local {cursor} = {offset}"));
-                self.b.open(format_args!("for {position} = 1, {n} do"));
+                self.b.line(format!("local {cursor} = {offset}"));
+                self.b.open(format!("for {position} = 1, {n} do"));
                 let item = self.b.fresh("Item");
-                self.b.line(format_args!("local {item} = {array}[{position}]"));
+                self.b.line(format!("local {item} = {array}[{position}]"));
                 self.write_at(element, &item, &cursor);
                 if size > 0 {
-                    self.b.line(format_args!("{cursor} += {size}"));
+                    self.b.line(format!("{cursor} += {size}"));
                 }
                 self.b.close("end");
             }
@@ -469,26 +469,26 @@ impl Writer<'_> {
                 let kind = if width == 1 { NumberKind::U8 } else { NumberKind::U16 };
                 let position = self.b.fresh("EnumIndex");
                 if unit.variants.len() <= 8 {
-                    self.b.line(format_args!("local {position}: number"));
+                    self.b.line(format!("local {position}: number"));
                     for (i, variant) in unit.variants.iter().enumerate() {
                         let keyword = if i == 0 { "if" } else { "elseif" };
-                        self.b.line(format_args!(
+                        self.b.line(format!(
                             "{keyword} {v} == {} then {position} = {i}",
                             string_literal(variant)
                         ));
                     }
                     if unit.variants.is_empty() {
                         self.b
-                            .line(format_args!("error(`[BlinkBlox] unknown enum value {{tostring({v})}}`, 2)"));
+                            .line(format!("error(`[BlinkBlox] unknown enum value {{tostring({v})}}`, 2)"));
                     } else {
-                        self.b.line(format_args!(
+                        self.b.line(format!(
                             "else error(`[BlinkBlox] unknown enum value {{tostring({v})}}`, 2) end"
                         ));
                     }
                 } else {
                     let table = self.lookups.enum_indices(&unit.variants);
-                    self.b.line(format_args!("local {position} = {table}[{v}]"));
-                    self.b.line(format_args!(
+                    self.b.line(format!("local {position} = {table}[{v}]"));
+                    self.b.line(format!(
                         "if {position} == nil then error(`[BlinkBlox] unknown enum value {{tostring({v})}}`, 2) end"
                     ));
                 }
@@ -504,14 +504,14 @@ impl Writer<'_> {
                         .collect();
                     let at = offset_plus(offset, byte as u32);
                     self.b
-                        .line(format_args!("buffer.writeu8(SendBuffer, {at}, {})", terms.join(" + ")));
+                        .line(format!("buffer.writeu8(SendBuffer, {at}, {})", terms.join(" + ")));
                 }
             }
             TypeKind::TaggedEnum(tagged) => {
                 // Fixed only when every variant has the same fixed size.
                 let v = self.bind(value);
                 let tag = self.b.fresh("Tag");
-                self.b.line(format_args!("local {tag} = {v}{}", index(&tagged.tag)));
+                self.b.line(format!("local {tag} = {v}{}", index(&tagged.tag)));
                 let width = tag_bytes(tagged.variants.len());
                 let kind = if width == 1 { NumberKind::U8 } else { NumberKind::U16 };
                 for (position, variant) in tagged.variants.iter().enumerate() {
@@ -533,7 +533,7 @@ impl Writer<'_> {
                     self.b.middle("else");
                 }
                 self.b
-                    .line(format_args!("error(`[BlinkBlox] unknown variant {{tostring({tag})}}`, 2)"));
+                    .line(format!("error(`[BlinkBlox] unknown variant {{tostring({tag})}}`, 2)"));
                 self.b.close("end");
             }
             TypeKind::Map {
@@ -545,18 +545,18 @@ impl Writer<'_> {
                 let (k, v) = (self.b.fresh("Key"), self.b.fresh("Item"));
                 let key_size = fixed_size_of(schema, key);
                 let value_size = fixed_size_of(schema, value_ty);
-                self.b.line(format_args!("local {cursor} = {offset}"));
-                self.b.open(format_args!("for {k}, {v} in {map} do"));
+                self.b.line(format!("local {cursor} = {offset}"));
+                self.b.open(format!("for {k}, {v} in {map} do"));
                 self.write_at(key, &k, &cursor);
-                self.b.line(format_args!("{cursor} += {key_size}"));
+                self.b.line(format!("{cursor} += {key_size}"));
                 self.write_at(value_ty, &v, &cursor);
-                self.b.line(format_args!("{cursor} += {value_size}"));
+                self.b.line(format!("{cursor} += {value_size}"));
                 self.b.close("end");
             }
             TypeKind::Named(_) => {
                 // `resolve` never returns a named type for a well-formed model.
                 self.b
-                    .line(format_args!("error(\"[BlinkBlox] internal: unresolved {}\")", kind_name(ty)));
+                    .line(format!("error(\"[BlinkBlox] internal: unresolved {}\")", kind_name(ty)));
             }
         }
     }
