@@ -101,10 +101,7 @@ fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<Stri
         }
     }
     b.close("end,");
-    (
-        vec![b.finish()],
-        vec![format!("{member} = Noop,")],
-    )
+    (vec![b.finish()], vec![format!("{member} = Noop,")])
 }
 
 /// `Invokers[slot]`: writes the invocation `[index][call id u16][data]` into the

@@ -302,10 +302,7 @@ fn on_function_members(mg: &ModuleGen, function: &FunctionDecl) -> (Vec<String>,
     ));
     b.close("end");
     b.close("end,");
-    (
-        vec![b.finish()],
-        vec![format!("{} = Noop,", mg.members.on)],
-    )
+    (vec![b.finish()], vec![format!("{} = Noop,", mg.members.on)])
 }
 
 fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
