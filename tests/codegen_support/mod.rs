@@ -105,19 +105,7 @@ end
 /// A simulation with the modules loaded as `Net` on the server and every client
 /// (the server first, one step so its remotes replicate, then the clients).
 pub fn start(modules: &Modules, mode: Mode, clients: usize) -> Simulation {
-    let mut sim = Simulation::new(mode, clients).expect("simulation");
-    sim.server().exec(HELPERS).expect("helpers");
-    sim.server()
-        .load_module("Net", &modules.server)
-        .unwrap_or_else(|e| panic!("server module: {e}"));
-    sim.step().expect("step");
-    for (_, client) in sim.clients() {
-        client.exec(HELPERS).expect("helpers");
-        client
-            .load_module("Net", &modules.client)
-            .unwrap_or_else(|e| panic!("client module: {e}"));
-    }
-    sim
+    start_with(modules, mode, clients, "")
 }
 
 /// Fails the test when a world logged an error (listener errors, task errors).
