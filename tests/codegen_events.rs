@@ -3,7 +3,7 @@
 
 mod codegen_support;
 
-use blinkblox::runtime::{CallKind, Mode, Simulation, SimulationOptions};
+use blinkblox::runtime::{CallKind, Mode, Simulation};
 use codegen_support::*;
 
 fn server_eval<T: mlua::FromLuaMulti>(sim: &Simulation, source: &str) -> T {
@@ -340,16 +340,7 @@ fn edit_mode_modules_are_no_ops_of_the_same_shape() {
         "#,
     );
     for mode in MODES {
-        let mut options = SimulationOptions::new(mode, 1);
-        options.running = false;
-        let mut sim = Simulation::with_options(options).expect("simulation");
-        sim.server()
-            .load_module("Net", &modules.server)
-            .expect("server loads in edit mode");
-        sim.client(0)
-            .expect("client")
-            .load_module("Net", &modules.client)
-            .expect("client loads in edit mode");
+        let mut sim = start_edit_mode(&modules, mode);
         sim.server()
             .exec(
                 r#"

@@ -5,7 +5,7 @@
 
 mod codegen_support;
 
-use blinkblox::runtime::{CallKind, Mode, RemoteValue, Simulation, SimulationOptions};
+use blinkblox::runtime::{CallKind, Mode, RemoteValue, Simulation};
 use codegen_support::*;
 
 fn server_eval<T: mlua::FromLuaMulti>(sim: &Simulation, source: &str) -> T {
@@ -347,16 +347,7 @@ fn set_checks_its_value_and_streams_keep_the_schemas_casing() {
 #[test]
 fn edit_mode_stream_members_are_no_ops() {
     let modules = compile(&format!("{BROADCAST}\n{FROM_CLIENT}"));
-    let mut options = SimulationOptions::new(Mode::Native, 1);
-    options.running = false;
-    let mut sim = Simulation::with_options(options).expect("simulation");
-    sim.server()
-        .load_module("Net", &modules.server)
-        .expect("server loads in edit mode");
-    sim.client(0)
-        .expect("client")
-        .load_module("Net", &modules.client)
-        .expect("client loads in edit mode");
+    let mut sim = start_edit_mode(&modules, Mode::Native);
     server_exec(
         &sim,
         r#"

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use blinkblox::codegen::{GeneratedFile, OutputKind, Targets, generate};
-use blinkblox::runtime::{Mode, Simulation};
+use blinkblox::runtime::{Mode, Simulation, SimulationOptions};
 use blinkblox::schema::check_source;
 use blinkblox::schema::model::Schema;
 
@@ -106,6 +106,22 @@ end
 /// (the server first, one step so its remotes replicate, then the clients).
 pub fn start(modules: &Modules, mode: Mode, clients: usize) -> Simulation {
     start_with(modules, mode, clients, "")
+}
+
+/// A simulation in edit mode (`RunService:IsRunning()` is false) with the modules loaded
+/// as `Net` on the server and client 0.
+pub fn start_edit_mode(modules: &Modules, mode: Mode) -> Simulation {
+    let mut options = SimulationOptions::new(mode, 1);
+    options.running = false;
+    let sim = Simulation::with_options(options).expect("simulation");
+    sim.server()
+        .load_module("Net", &modules.server)
+        .expect("server loads in edit mode");
+    sim.client(0)
+        .expect("client")
+        .load_module("Net", &modules.client)
+        .expect("client loads in edit mode");
+    sim
 }
 
 /// Fails the test when a world logged an error (listener errors, task errors).

@@ -81,6 +81,19 @@ impl Reader<'_> {
         format!("error({}, 0)", string_literal(&format!("{}: {problem}", path.text())))
     }
 
+    /// Ends a tagged enum's `if index == … elseif …` chain with the branch that refuses an
+    /// unknown variant (a `do` block when there are no variants to chain after).
+    fn close_variant_chain(&mut self, no_variants: bool, path: &ValuePath) {
+        if no_variants {
+            self.b.open("do");
+        } else {
+            self.b.middle("else");
+        }
+        let fail = self.fail(path, "unknown variant");
+        self.b.line(fail);
+        self.b.close("end");
+    }
+
     /// Emits a check line, unless the checks are compiled out for a measurement.
     fn guard(&mut self, line: String) {
         if decode_checks_enabled() {
@@ -163,14 +176,7 @@ impl Reader<'_> {
                     let built = self.read_struct(&variant.body, Some(tag_field), path);
                     self.b.line(format!("{value} = {built}"));
                 }
-                if tagged.variants.is_empty() {
-                    self.b.open("do");
-                } else {
-                    self.b.middle("else");
-                }
-                let fail = self.fail(path, "unknown variant");
-                self.b.line(fail);
-                self.b.close("end");
+                self.close_variant_chain(tagged.variants.is_empty(), path);
                 value
             }
             TypeKind::Map { key, value, length } => {
@@ -652,14 +658,7 @@ impl Reader<'_> {
                     }
                     self.b.line(format!("{value} = {{ {} }}", entries.join(", ")));
                 }
-                if tagged.variants.is_empty() {
-                    self.b.open("do");
-                } else {
-                    self.b.middle("else");
-                }
-                let fail = self.fail(path, "unknown variant");
-                self.b.line(fail);
-                self.b.close("end");
+                self.close_variant_chain(tagged.variants.is_empty(), path);
                 value
             }
             TypeKind::Map { key, value, length } => {
