@@ -5,7 +5,7 @@ use crate::schema::model::{EventDecl, FunctionDecl, Reliability, Schema, Side, Y
 
 use super::builder::CodeBuilder;
 use super::module::{
-    ApiItem, CLIENT, EXPORTED, ModuleGen, SEND_CLIENT, STREAMS_RECEIVE, describe, payload_params, typed_params,
+    CLIENT, EXPORTED, ModuleGen, SEND_CLIENT, STREAMS_RECEIVE, describe, payload_params, typed_params,
 };
 use super::naming::string_literal;
 use super::server::{emit_scope_guard, remote_names};
@@ -33,16 +33,7 @@ pub fn generate(schema: &Schema) -> String {
         mg.api.add(&function.scope, &function.name, real, noop);
     }
     super::streams::emit_streams(&mut mg, &mut body);
-    mg.api.entries.insert(
-        0,
-        (
-            mg.members.step_replication.to_string(),
-            ApiItem::Value {
-                real: "StepReplication".into(),
-                noop: "Noop".into(),
-            },
-        ),
-    );
+    mg.add_step_replication();
 
     // The preamble (prelude, receive runtime, types) and the API tables are within 64 KiB
     // for most schemas; one allocation for the module text.

@@ -176,6 +176,20 @@ impl<'a> ModuleGen<'a> {
         }
     }
 
+    /// Puts `StepReplication` first in the module's API table (both sides export it).
+    pub fn add_step_replication(&mut self) {
+        self.api.entries.insert(
+            0,
+            (
+                self.members.step_replication.to_string(),
+                ApiItem::Value {
+                    real: "StepReplication".into(),
+                    noop: "Noop".into(),
+                },
+            ),
+        );
+    }
+
     pub fn writer<'b>(&'b mut self, b: &'b mut CodeBuilder, context: String) -> Writer<'b> {
         Writer {
             schema: self.schema,

@@ -53,16 +53,7 @@ pub fn generate(schema: &Schema) -> String {
             },
         ),
     );
-    mg.api.entries.insert(
-        0,
-        (
-            mg.members.step_replication.to_string(),
-            ApiItem::Value {
-                real: "StepReplication".into(),
-                noop: "Noop".into(),
-            },
-        ),
-    );
+    mg.add_step_replication();
 
     // The preamble (prelude, receive runtime, types) and the API tables are within 64 KiB
     // for most schemas; one allocation for the module text.
