@@ -119,7 +119,13 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
     }
     // What the seed page lists but this run did not do is said, not left out silently.
     assert!(report.contains("## Not run"), "{report}");
-    assert!(report.contains("- Rivals: "), "{report}");
+    assert!(report.contains("- Probe: "), "{report}");
+    // The Rivals run now, on the tools selected (here BlinkBlox alone).
+    assert!(!report.contains("- Rivals: "), "{report}");
+    assert_eq!(
+        rivals_table(&report, "### Natively compiled").0,
+        ["Scenario", "BlinkBlox"]
+    );
     assert!(
         !report.contains("- Scenarios (the rest)"),
         "every Scenario of the seed page runs:\n{report}"
@@ -226,5 +232,285 @@ fn unknown_benches_and_tools_are_named() {
     assert!(
         !bench_dir.join("Benchmarks.md").exists(),
         "nothing written for a run that could not start"
+    );
+}
+
+/// The header and rows of the Rivals table under `heading` (`### Natively compiled` or
+/// `### Interpreted`) in the `## Rivals` section.
+fn rivals_table(report: &str, heading: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let section = report
+        .find("## Rivals")
+        .map(|start| &report[start..])
+        .unwrap_or_else(|| panic!("no `## Rivals` in:\n{report}"));
+    let start = section
+        .find(heading)
+        .unwrap_or_else(|| panic!("no `{heading}` under `## Rivals` in:\n{report}"));
+    let lines: Vec<Vec<String>> = section[start..]
+        .lines()
+        .skip_while(|line| !line.starts_with('|'))
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            line.trim_matches('|')
+                .split('|')
+                .map(|cell| cell.trim().to_string())
+                .collect()
+        })
+        .collect();
+    assert!(lines.len() >= 2, "{heading}: no table:\n{report}");
+    assert!(
+        lines[1].iter().all(|cell| cell.starts_with("---")),
+        "{heading}: {:?}",
+        lines[1]
+    );
+    (lines[0].clone(), lines[2..].to_vec())
+}
+
+/// A measured Rivals cell, `send, decode, N call(s)`: the two times and the remote calls.
+fn rival_cell(cell: &str, what: &str) -> (f64, f64, String) {
+    let parts: Vec<&str> = cell.split(", ").collect();
+    assert_eq!(parts.len(), 3, "{what}: `{cell}` is not `send, decode, N calls`");
+    let (calls, unit) = parts[2]
+        .split_once(' ')
+        .unwrap_or_else(|| panic!("{what}: `{}` is not `N calls`", parts[2]));
+    assert_eq!(unit, if calls == "1" { "call" } else { "calls" }, "{what}: `{cell}`");
+    (
+        number(parts[0], &format!("{what} send")),
+        number(parts[1], &format!("{what} decode")),
+        calls.to_string(),
+    )
+}
+
+#[test]
+fn rivals_run_on_blinkblox_and_write_a_table_per_mode() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let output = bench(temp.path(), &["Rivals", "--frames", "3", "--tools", "blink"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("Benchmarks.md written");
+    assert!(!report.contains("## Rows that failed"), "{report}");
+    assert!(
+        !report.contains("## Scenarios (BlinkBlox)") && !report.contains("### Medians"),
+        "the Rivals group runs alone:\n{report}"
+    );
+    // The remote calls a frame the generated modules promise (docs/generated-modules.md): a
+    // FireAll is one FireAllClients for 50 players, unreliable inputs one FireServer each
+    // unless batched, what is personal one FireClient per player.
+    let expected = [
+        ("Broadcast", "1"),
+        ("UnreliableInput", "8"),
+        ("UnreliableInputBatched", "1"),
+        ("Instances", "1"),
+        ("WorldState", "1"),
+        ("SelfState", "50"),
+        ("ManyEvents", "1"),
+    ];
+    for heading in ["### Natively compiled", "### Interpreted"] {
+        let (header, rows) = rivals_table(&report, heading);
+        assert_eq!(header, ["Scenario", "BlinkBlox"], "{heading}");
+        assert_eq!(rows.len(), expected.len(), "{heading}:\n{report}");
+        for (row, (scenario, calls)) in rows.iter().zip(expected) {
+            assert_eq!(row.len(), 2, "{heading}: {row:?}");
+            assert_eq!(row[0], scenario, "{heading}");
+            let (_, _, measured_calls) = rival_cell(&row[1], &format!("{heading} {scenario}"));
+            assert_eq!(measured_calls, calls, "{heading} {scenario}: remote calls a frame");
+        }
+    }
+}
+
+#[test]
+fn a_rival_whose_values_come_out_wrong_fails_its_row() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let adapter = bench_dir.join("harness/rivals/blink.luau");
+    let source = std::fs::read_to_string(&adapter).expect("read");
+    // Every unit BlinkBlox broadcasts loses its health on the way out.
+    let broken = source.replace(
+        "net.fireAll, net.fireTo, net.on = event.FireAll, event.Fire, event.On",
+        "net.fireAll, net.fireTo, net.on = function(value)\n\
+         \t\t\tlocal wrong = table.clone(value)\n\
+         \t\t\twrong.health = 1\n\
+         \t\t\tevent.FireAll(wrong)\n\
+         \t\tend, event.Fire, event.On",
+    );
+    assert_ne!(source, broken, "the pattern to break is in BlinkBlox's Rivals adapter");
+    std::fs::write(&adapter, broken).expect("write");
+    let output = bench(
+        temp.path(),
+        &["Rivals", "--native", "--frames", "2", "--tools", "blink"],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("- Rivals Broadcast / BlinkBlox / native: player 1 received a wrong value: a unit decoded as"),
+        "{report}"
+    );
+    let (_, rows) = rivals_table(&report, "### Natively compiled");
+    assert_eq!(rows[0], ["Broadcast", "failed"]);
+    // The other scenarios still ran, and report their figures.
+    let world = rows.iter().find(|row| row[0] == "WorldState").expect("WorldState row");
+    rival_cell(&world[1], "WorldState");
+}
+
+/// A stand-in for zap's binary, written into `dir` as `zap`: it answers `--version` as zap
+/// does, and runs `body` on a schema path (`$1`).
+#[cfg(unix)]
+fn fake_zap(dir: &std::path::Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir).expect("mkdir");
+    let path = dir.join("zap");
+    let script = format!("#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'cli 0.6.8'; exit 0; fi\n{body}\n");
+    std::fs::write(&path, script).expect("write the fake zap");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// The fake zap's compile: the two outputs the schema's options name, next to the schema.
+#[cfg(unix)]
+const FAKE_ZAP_WRITES_OUTPUTS: &str = r#"dir=$(dirname "$1")
+server=$(sed -n 's/^opt server_output = "\(.*\)"$/\1/p' "$1")
+client=$(sed -n 's/^opt client_output = "\(.*\)"$/\1/p' "$1")
+mkdir -p "$(dirname "$dir/$server")" "$(dirname "$dir/$client")"
+echo 'return {}' > "$dir/$server"
+echo 'return {}' > "$dir/$client""#;
+
+#[cfg(unix)]
+#[test]
+fn performance_compares_whole_processes_with_zaps_binary() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let zap_dir = temp.path().join("zap-release");
+    fake_zap(&zap_dir, FAKE_ZAP_WRITES_OUTPUTS);
+    let source = format!("zap={}", zap_dir.display());
+    let output = bench(temp.path(), &["Performance", "--tools", "zap", "--source", &source]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains(&format!(
+            "  - zap: zap 0.6.8 (`{}`), its binary run on benchmark/definitions/Definition.zap",
+            zap_dir.join("zap").display()
+        )),
+        "{report}"
+    );
+    let rows = table_after(&report, "### Against zap's compiler");
+    assert_eq!(rows.len(), 2, "{report}");
+    assert_eq!(
+        (rows[0][0].as_str(), rows[1][0].as_str()),
+        ("Definition.blink", "128 declarations")
+    );
+    for row in &rows {
+        for cell in &row[1..3] {
+            // `median (first quartile–third quartile)`
+            let (median, spread) = cell.split_once(" (").unwrap_or_else(|| panic!("{cell}"));
+            let (low, high) = spread
+                .trim_end_matches(')')
+                .split_once('–')
+                .unwrap_or_else(|| panic!("{cell}"));
+            let (median, low, high) = (number(median, cell), number(low, cell), number(high, cell));
+            assert!(low <= median && median <= high, "{cell}");
+        }
+        number(row[3].trim_end_matches('×'), "zap ÷ BlinkBlox");
+    }
+    assert!(!report.contains("## Rows that failed"), "{report}");
+}
+
+#[test]
+fn zap_without_its_binary_is_not_run_and_the_report_says_how_to_get_it() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let output = bench(
+        temp.path(),
+        &["Tiny", "--native", "--frames", "2", "--tools", "handwritten,zap"],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    let line = report
+        .lines()
+        .find(|line| line.starts_with("- zap: "))
+        .unwrap_or_else(|| panic!("no Not run line for zap:\n{report}"));
+    assert!(line.contains("zap's binary is not downloaded"), "{line}");
+    assert!(
+        line.contains("blinkblox bench --download --tools zap") && line.contains("--source zap=DIR"),
+        "{line}"
+    );
+    let rows = table_after(&report, "### Medians");
+    assert_eq!(rows.len(), 1, "only the floor ran:\n{report}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_zap_that_fails_fails_its_rows_with_its_stderr() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let zap_dir = temp.path().join("zap-broken");
+    fake_zap(&zap_dir, "echo 'error: unexpected token' >&2\nexit 1");
+    let source = format!("zap={}", zap_dir.display());
+    let output = bench(
+        temp.path(),
+        &[
+            "Tiny", "--native", "--frames", "2", "--tools", "zap", "--source", &source,
+        ],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    let line = report
+        .lines()
+        .find(|line| line.starts_with("- Tiny / zap / native: "))
+        .unwrap_or_else(|| panic!("no failed zap row:\n{report}"));
+    assert!(
+        line.contains("failed (exit code 1)") && line.contains("unexpected token"),
+        "{line}"
+    );
+}
+
+/// tools.toml's `blink` as a release: its binary compiles the runtime rows' modules (here the
+/// binary under test, given with --source), it is an error with the fix when it is missing,
+/// and --local takes this checkout's compiler instead.
+#[test]
+fn a_blink_release_compiles_the_runtime_rows_unless_local() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let tools = bench_dir.join("tools.toml");
+    let text = std::fs::read_to_string(&tools).expect("read tools.toml");
+    let released = text.replace(
+        "path = \"..\"\nentry = \"Cargo.toml\"",
+        "github-release = \"owner/blinkblox@v0.1.0\"\nentry = \"blinkblox{exe}\"",
+    ) + "\n[tool.blink.assets]\nlinux-x86_64 = \"blinkblox-*-linux-x86_64.zip\"\n";
+    assert!(
+        released.contains("github-release = \"owner/blinkblox@v0.1.0\""),
+        "{released}"
+    );
+    std::fs::write(&tools, released).expect("write tools.toml");
+    let args = ["Tiny", "--native", "--frames", "2", "--tools", "blink"];
+
+    let output = bench(temp.path(), &args);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("tools.toml's `blink` is a release (`github-release:owner/blinkblox@v0.1.0`)")
+            && err.contains("--download --tools blink")
+            && err.contains("--local"),
+        "{err}"
+    );
+
+    let binary = env!("CARGO_BIN_EXE_blinkblox");
+    let source = format!("blink={binary}");
+    let output = bench(temp.path(), &[&args[..], &["--source", &source]].concat());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains(&format!(
+            "  - BlinkBlox: blinkblox {} (`{binary}`, the release tools.toml names",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{report}"
+    );
+    number(&table_after(&report, "### Medians")[0][4], "decode native");
+
+    let output = bench(temp.path(), &[&args[..], &["--local"]].concat());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("this checkout's compiler (--local, rather than the release tools.toml names"),
+        "{report}"
     );
 }

@@ -22,9 +22,12 @@ pub mod report;
 pub mod resolve;
 pub mod run;
 pub mod run_compiler;
+pub mod run_rivals;
 pub mod run_scenarios;
 pub mod run_suite;
+pub mod run_release;
 pub mod run_upstream;
+pub mod run_zap;
 pub mod tools;
 pub mod unpack;
 

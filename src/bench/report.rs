@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::bench::run::{EVENTS_PER_FRAME, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
-use crate::bench::run_compiler::{CompilerComparison, CompilerRow, STAGES};
+use crate::bench::run_compiler::{CompilerComparison, CompilerRow, PROCESS_WARMUP, ProcessComparison, STAGES};
+use crate::bench::run_rivals::{RivalOutcome, RivalRow};
 use crate::bench::run_scenarios::ScenarioRow;
 use crate::runtime::{Mode, TimingClock};
 
@@ -34,7 +35,10 @@ pub struct Report<'a> {
     pub runtime: &'a [RuntimeRow],
     pub compiler: &'a [CompilerRow],
     pub comparison: &'a [CompilerComparison],
+    /// Whole-process compiles against zap's binary.
+    pub zap_comparison: &'a [ProcessComparison],
     pub scenarios: &'a [ScenarioRow],
+    pub rivals: &'a [RivalRow],
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`.
@@ -253,6 +257,86 @@ impl Report<'_> {
         out.push('\n');
     }
 
+    fn rivals_tables(&self, out: &mut String) {
+        out.push_str("## Rivals\n\n");
+        out.push_str(
+            "The crowd, unreliable and Instance scenarios on every tool, on the same values \
+             (benchmark/harness/rivals.luau, one adapter per tool in benchmark/harness/rivals/): BlinkBlox on \
+             benchmark/definitions/Scenarios.blink, Blink on Scenarios.upstream.blink compiled by its own \
+             compiler, zap on Scenarios.zap compiled by its binary, the libraries with a packet per scenario \
+             defined in their adapter. A unit is a u16, a vector, a u8 and a boolean. Broadcast: 100 units a \
+             frame to 50 players, reliable, with FireAll or the tool's broadcast. UnreliableInput: 8 small inputs \
+             (a u8 and a vector) a frame from one client to the server, unreliable; UnreliableInputBatched: the \
+             same with BlinkBlox's BatchUnreliable. Instances: 100 reliable events a frame to one player, each \
+             carrying a part. WorldState: 16 units a frame to 50 players in one unreliable broadcast. SelfState: \
+             each of 50 players their own unit a frame, unreliable. ManyEvents: 100 reliable events a frame to \
+             one player over 128 declarations, for the code generators.\n\n\
+             Each cell is send, decode, remote calls a frame: milliseconds a frame, medians. \"Send\" is the \
+             sender's fires and flush; a library that flushes on Heartbeat or PostSimulation by itself adds that \
+             frame's time, less what the embedded runtime's frame costs with nothing loaded. \"Decode\" is one \
+             receiver's decode and listeners, the mean over the players (the server's for the inputs). Remote \
+             calls are summed over every player reached; a FireAllClients counts as one. Every receiver compares \
+             the values of the two untimed frames with what was sent and counts every value after: a row with a \
+             wrong or missing value fails. Where a tool has no such feature, the cell says so.\n\n",
+        );
+        let mut tools: Vec<RuntimeTool> = Vec::new();
+        let mut names: Vec<&str> = Vec::new();
+        for row in self.rivals {
+            if !tools.contains(&row.tool) {
+                tools.push(row.tool);
+            }
+            if !names.contains(&row.scenario) {
+                names.push(row.scenario);
+            }
+        }
+        for mode in [Mode::Native, Mode::Interpreted] {
+            if !self.rivals.iter().any(|row| row.mode == mode) {
+                continue;
+            }
+            let title = match mode {
+                Mode::Native => "Natively compiled",
+                Mode::Interpreted => "Interpreted",
+            };
+            let _ = writeln!(out, "### {title}\n");
+            out.push_str("| Scenario |");
+            for tool in &tools {
+                let _ = write!(out, " {} |", tool.display());
+            }
+            out.push_str("\n|---|");
+            out.push_str(&"---|".repeat(tools.len()));
+            out.push('\n');
+            for name in &names {
+                let _ = write!(out, "| {name} |");
+                for &tool in &tools {
+                    let outcome = self
+                        .rivals
+                        .iter()
+                        .find(|row| row.scenario == *name && row.tool == tool && row.mode == mode)
+                        .map(|row| &row.outcome);
+                    let cell = match outcome {
+                        None => "–".to_string(),
+                        Some(RivalOutcome::Measured(figures)) => format!(
+                            "{}, {}, {} {}",
+                            ms(figures.send.median_ms),
+                            ms(figures.decode.median_ms),
+                            bytes(figures.calls_per_frame),
+                            if (figures.calls_per_frame - 1.0).abs() < 0.005 {
+                                "call"
+                            } else {
+                                "calls"
+                            }
+                        ),
+                        Some(RivalOutcome::Unsupported(reason)) => reason.clone(),
+                        Some(RivalOutcome::Failed(_)) => "failed".to_string(),
+                    };
+                    let _ = write!(out, " {cell} |");
+                }
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+    }
+
     fn compiler_table(&self, out: &mut String) {
         out.push_str("| Schema | Declarations |");
         for stage in STAGES {
@@ -270,6 +354,53 @@ impl Report<'_> {
                 Err(_) => out.push_str(" failed | failed | failed | failed |"),
             }
             out.push('\n');
+        }
+        out.push('\n');
+    }
+
+    fn zap_comparison_table(&self, out: &mut String) {
+        let runs = self
+            .zap_comparison
+            .iter()
+            .find_map(|row| row.blinkblox.as_ref().ok().map(|times| times.runs))
+            .unwrap_or(0);
+        out.push_str("### Against zap's compiler\n\n");
+        let _ = write!(
+            out,
+            "The same schema compiled whole, each compiler as a fresh process: wall time from spawning it to its \
+             exit, milliseconds, the median of {runs} runs after {PROCESS_WARMUP} untimed ones (the two compilers' \
+             runs interleaved), with the quartiles in brackets as the spread between runs. BlinkBlox is \
+             `blinkblox compile` (this executable) on the schema in its language; zap is its binary on the \
+             equivalent zap schema (benchmark/definitions/Definition.zap, and the 128 declarations in zap's \
+             language). Each reads the schema and writes the Server and Client modules to new files (the last run's \
+             are removed first, untimed, so that no run waits on the file system writing back the one before). \
+             \"zap ÷ BlinkBlox\" is how many times faster BlinkBlox is.\n\n"
+        );
+        if cfg!(debug_assertions) {
+            out.push_str(
+                "This blinkblox is a debug build, so its figures here are not a release's: run the bench from \
+                 `cargo build --release`.\n\n",
+            );
+        }
+        out.push_str("| Schema | BlinkBlox | zap | zap ÷ BlinkBlox |\n|---|---:|---:|---:|\n");
+        let cell = |outcome: &Result<crate::bench::run_compiler::ProcessTimes, String>| match outcome {
+            Ok(times) => format!("{} ({}–{})", ms(times.median_ms), ms(times.p25_ms), ms(times.p75_ms)),
+            Err(_) => "failed".to_string(),
+        };
+        for row in self.zap_comparison {
+            let ratio = match (&row.blinkblox, &row.zap) {
+                (Ok(ours), Ok(theirs)) if ours.median_ms > 0.0 => {
+                    format!("{:.2}×", theirs.median_ms / ours.median_ms)
+                }
+                _ => "–".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {ratio} |",
+                row.schema,
+                cell(&row.blinkblox),
+                cell(&row.zap)
+            );
         }
         out.push('\n');
     }
@@ -296,9 +427,29 @@ impl Report<'_> {
                 failures.push(format!("{} / BlinkBlox / {}: {err}", row.scenario, row.mode.label()));
             }
         }
+        for row in self.rivals {
+            if let RivalOutcome::Failed(err) = &row.outcome {
+                failures.push(format!(
+                    "Rivals {} / {} / {}: {err}",
+                    row.scenario,
+                    row.tool.display(),
+                    row.mode.label()
+                ));
+            }
+        }
         for row in self.comparison {
             if let Err(err) = &row.blink_ms {
                 failures.push(format!("Performance / Blink's compiler / {}: {err}", row.schema));
+            }
+        }
+        for row in self.zap_comparison {
+            for (who, outcome) in [("BlinkBlox", &row.blinkblox), ("zap", &row.zap)] {
+                if let Err(err) = outcome {
+                    failures.push(format!(
+                        "Performance / against zap's compiler / {who} / {}: {err}",
+                        row.schema
+                    ));
+                }
             }
         }
         failures
@@ -366,6 +517,9 @@ impl Report<'_> {
         if !self.scenarios.is_empty() {
             self.scenario_table(&mut out);
         }
+        if !self.rivals.is_empty() {
+            self.rivals_tables(&mut out);
+        }
 
         if !self.compiler.is_empty() {
             out.push_str("## Performance: the compiler\n\n");
@@ -394,6 +548,10 @@ impl Report<'_> {
                 let _ = writeln!(out, "| {} | {} | {blink} | {ratio} |", row.schema, ms(row.blinkblox_ms));
             }
             out.push('\n');
+        }
+
+        if !self.zap_comparison.is_empty() {
+            self.zap_comparison_table(&mut out);
         }
 
         let failures = self.failures();

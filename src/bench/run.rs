@@ -41,6 +41,8 @@ pub enum RuntimeTool {
     Handwritten,
     /// Blink 0.18, its own compiler run from source on `definitions/Definition.upstream.blink`.
     Upstream,
+    /// zap 0.6, its binary run on `definitions/Definition.zap` (see [`crate::bench::run_zap`]).
+    Zap,
     /// Plain Roblox remotes: one `FireServer` per event, no buffer.
     Roblox,
     /// ByteNet 0.4.3, its source mounted from `benchmark/tools/bytenet/` (or `--source`).
@@ -54,9 +56,10 @@ pub enum RuntimeTool {
 }
 
 impl RuntimeTool {
-    pub const ALL: [RuntimeTool; 8] = [
+    pub const ALL: [RuntimeTool; 9] = [
         RuntimeTool::Blink,
         RuntimeTool::Upstream,
+        RuntimeTool::Zap,
         RuntimeTool::Handwritten,
         RuntimeTool::Roblox,
         RuntimeTool::ByteNet,
@@ -85,6 +88,7 @@ impl RuntimeTool {
             RuntimeTool::Blink => "blink",
             RuntimeTool::Handwritten => "handwritten",
             RuntimeTool::Upstream => "upstream",
+            RuntimeTool::Zap => "zap",
             RuntimeTool::Roblox => "roblox",
             RuntimeTool::ByteNet => "bytenet",
             RuntimeTool::Packet => "packet",
@@ -99,6 +103,7 @@ impl RuntimeTool {
             RuntimeTool::Blink => "BlinkBlox",
             RuntimeTool::Handwritten => "Hand-written",
             RuntimeTool::Upstream => "Blink",
+            RuntimeTool::Zap => "zap",
             RuntimeTool::Roblox => "Roblox remotes",
             RuntimeTool::ByteNet => "ByteNet",
             RuntimeTool::Packet => "Packet",
@@ -115,7 +120,11 @@ impl RuntimeTool {
             RuntimeTool::Packet => Some("ReplicatedStorage.Packet"),
             RuntimeTool::QuickNet => Some("ReplicatedStorage.QuickNet"),
             RuntimeTool::Warp => Some("ReplicatedStorage.Warp"),
-            RuntimeTool::Blink | RuntimeTool::Handwritten | RuntimeTool::Upstream | RuntimeTool::Roblox => None,
+            RuntimeTool::Blink
+            | RuntimeTool::Handwritten
+            | RuntimeTool::Upstream
+            | RuntimeTool::Zap
+            | RuntimeTool::Roblox => None,
         }
     }
 
@@ -201,6 +210,8 @@ pub struct Harness {
     blink: (String, String),
     /// Blink's, or why there are none.
     upstream: Result<(String, String), String>,
+    /// zap's (from its binary, see [`Harness::set_zap`]), or why there are none.
+    zap: Result<(String, String), String>,
     /// The runtime libraries read from disk, by tool.
     libraries: Vec<(RuntimeTool, Library)>,
 }
@@ -234,8 +245,21 @@ impl Harness {
                 Some(dir) => compile_with_upstream(bench_dir, dir).map_err(|err| err.to_string()),
                 None => Err("Blink's source was not given".to_string()),
             },
+            zap: Err("zap's binary was not given".to_string()),
             libraries: Vec::new(),
         })
+    }
+
+    /// Replaces BlinkBlox's (Server, Client) modules: those a BlinkBlox release compiled (see
+    /// [`crate::bench::run_release`]) rather than this checkout's.
+    pub fn set_blink(&mut self, modules: (String, String)) {
+        self.blink = modules;
+    }
+
+    /// Sets zap's generated (Server, Client) modules, or why there are none (its rows then fail
+    /// with that message): see [`crate::bench::run_zap::compile_with_zap`].
+    pub fn set_zap(&mut self, modules: Result<(String, String), String>) {
+        self.zap = modules;
     }
 
     /// Adds (or replaces) the source a runtime library's rows mount.
@@ -264,6 +288,10 @@ impl Harness {
             RuntimeTool::Blink => Some((&self.blink.0, &self.blink.1)),
             RuntimeTool::Handwritten => Some((&self.handwritten_server, &self.handwritten_client)),
             RuntimeTool::Upstream => match &self.upstream {
+                Ok((server, client)) => Some((server, client)),
+                Err(err) => return Err(err.clone()),
+            },
+            RuntimeTool::Zap => match &self.zap {
                 Ok((server, client)) => Some((server, client)),
                 Err(err) => return Err(err.clone()),
             },

@@ -5,6 +5,9 @@
 //! the option added). The sender's fires and flush are timed in Luau, each receiver's decode by
 //! the simulation's clock (the thread's CPU time); the remote calls a frame are counted from the
 //! traffic, summed over every player reached. Each row runs in a fresh simulation.
+//!
+//! The frame loop and the receivers' check ([`drive`]) are shared with the Rivals
+//! (`run_rivals.rs`), which run these scenarios on every tool.
 
 use std::path::Path;
 
@@ -28,7 +31,7 @@ pub const SCENARIOS: [&str; 9] = [
 
 /// Which compiled schema a scenario runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Schema {
+pub(crate) enum Schema {
     Scenarios,
     /// Scenarios.blink with `option BatchUnreliable = true`.
     ScenariosBatched,
@@ -37,22 +40,22 @@ enum Schema {
 
 /// Who sends: the server to its players, or the first player to the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Direction {
+pub(crate) enum Direction {
     ToPlayers,
     ToServer,
 }
 
 /// How a scenario is set up and what each receiver must get.
 #[derive(Clone, Copy, Debug)]
-struct ScenarioSpec {
-    schema: Schema,
-    players: usize,
-    direction: Direction,
+pub(crate) struct ScenarioSpec {
+    pub(crate) schema: Schema,
+    pub(crate) players: usize,
+    pub(crate) direction: Direction,
     /// Values each receiver's listeners get a frame (events, or stream updates).
-    received_per_frame: u64,
+    pub(crate) received_per_frame: u64,
 }
 
-fn spec(scenario: &str) -> Option<ScenarioSpec> {
+pub(crate) fn spec(scenario: &str) -> Option<ScenarioSpec> {
     let (schema, players, direction, received_per_frame) = match scenario {
         "Broadcast" => (Schema::Scenarios, 50, Direction::ToPlayers, 100),
         "ManyEvents" => (Schema::ManyDeclarations, 1, Direction::ToPlayers, 100),
@@ -115,7 +118,8 @@ impl ScenarioHarness {
         })
     }
 
-    fn modules(&self, schema: Schema) -> &(String, String) {
+    /// BlinkBlox's Server and Client modules for `schema`.
+    pub(crate) fn modules(&self, schema: Schema) -> &(String, String) {
         match schema {
             Schema::Scenarios => &self.scenarios,
             Schema::ScenariosBatched => &self.scenarios_batched,
@@ -124,7 +128,7 @@ impl ScenarioHarness {
     }
 }
 
-fn lua_error(context: &'static str) -> impl Fn(mlua::Error) -> String {
+pub(crate) fn lua_error(context: &'static str) -> impl Fn(mlua::Error) -> String {
     move |err| format!("{context}: {err}")
 }
 
@@ -184,8 +188,65 @@ fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -
     let mut sim = Simulation::new(mode, spec.players).map_err(lua_error("starting the simulation"))?;
     sim.set_timing_clock(TimingClock::ThreadCpu);
     let send_frame = set_up(&mut sim, harness, scenario, spec)?;
-    sim.take_traffic();
+    drive(&mut sim, spec, &send_frame, Flush::WhenAsked, frames)
+}
 
+/// When a tool's packets leave: when the harness flushes (generated modules with
+/// ManualReplication), or in the sender's next frame (a library flushing on Heartbeat or
+/// PostSimulation by itself).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Flush {
+    WhenAsked,
+    /// `empty_frame`: the seconds the sending world's frame takes with nothing loaded (the
+    /// mock's own RunService stages), taken off each frame counted as the library's flush.
+    OnFrameEvent {
+        empty_frame: f64,
+    },
+}
+
+/// The sending world's frame with nothing loaded yet: the median over a few steps, in seconds.
+pub(crate) fn empty_frame_cost(sim: &mut Simulation, direction: Direction) -> Result<f64, String> {
+    let mut samples = Vec::new();
+    for _ in 0..9 {
+        sim.step().map_err(lua_error("timing an empty frame"))?;
+        let timing = sim.last_step_timing();
+        samples.push(match direction {
+            Direction::ToPlayers => timing.server.frame.as_secs_f64(),
+            Direction::ToServer => sender_frame(timing),
+        });
+    }
+    samples.sort_by(f64::total_cmp);
+    Ok(samples[samples.len() / 2])
+}
+
+/// The first player's frame time in a step (the sender of the client-to-server scenarios).
+fn sender_frame(timing: &crate::runtime::StepTiming) -> f64 {
+    timing
+        .clients
+        .iter()
+        .find(|(index, _)| *index == 0)
+        .map_or(0.0, |(_, t)| t.frame.as_secs_f64())
+}
+
+/// Times `frames` frames after [`WARMUP_FRAMES`]: `send_frame` (called in the sending world,
+/// returning the seconds its fires and flush took), then the steps that deliver; checks that
+/// every receiver got every value intact (`shared.Received` in each receiving world).
+///
+/// A library flushing on a frame event takes two steps a frame: the sender's frame sends, the
+/// next step delivers. The sender's frame time in both counts as its flush, and every
+/// receiver's deliveries in both as its decode.
+pub(crate) fn drive(
+    sim: &mut Simulation,
+    spec: ScenarioSpec,
+    send_frame: &mlua::Function,
+    flush: Flush,
+    frames: u32,
+) -> Result<ScenarioFigures, String> {
+    sim.take_traffic();
+    let (steps, empty_frame) = match flush {
+        Flush::WhenAsked => (1, None),
+        Flush::OnFrameEvent { empty_frame } => (2, Some(empty_frame)),
+    };
     let (mut sends, mut decodes, mut calls) = (Vec::new(), Vec::new(), 0u64);
     for frame in 0..WARMUP_FRAMES + frames {
         let sender = match spec.direction {
@@ -193,16 +254,27 @@ fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -
             Direction::ToServer => sim.client(0),
         };
         let sender = sender.ok_or("the sending player left")?;
-        let send: f64 = sender.call(&send_frame, ()).map_err(lua_error("sending"))?;
-        sim.step().map_err(lua_error("delivering"))?;
-        let timing = sim.last_step_timing();
-        let decode = match spec.direction {
-            Direction::ToPlayers => {
-                let total: f64 = timing.clients.iter().map(|(_, t)| t.receive.as_secs_f64()).sum();
-                total / timing.clients.len().max(1) as f64
+        let mut send: f64 = sender.call(send_frame, ()).map_err(lua_error("sending"))?;
+        let mut decode = 0.0;
+        for _ in 0..steps {
+            sim.step().map_err(lua_error("delivering"))?;
+            let timing = sim.last_step_timing();
+            match spec.direction {
+                Direction::ToPlayers => {
+                    let total: f64 = timing.clients.iter().map(|(_, t)| t.receive.as_secs_f64()).sum();
+                    decode += total / timing.clients.len().max(1) as f64;
+                    if let Some(empty) = empty_frame {
+                        send += (timing.server.frame.as_secs_f64() - empty).max(0.0);
+                    }
+                }
+                Direction::ToServer => {
+                    decode += timing.server.receive.as_secs_f64();
+                    if let Some(empty) = empty_frame {
+                        send += (sender_frame(timing) - empty).max(0.0);
+                    }
+                }
             }
-            Direction::ToServer => timing.server.receive.as_secs_f64(),
-        };
+        }
         let traffic = sim.take_traffic();
         if frame >= WARMUP_FRAMES {
             sends.push(send);
@@ -210,7 +282,11 @@ fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -
             calls += traffic.total().calls;
         }
     }
-    check_received(&sim, spec, u64::from(WARMUP_FRAMES + frames))?;
+    if empty_frame.is_some() {
+        // Anything a library held back for its own throttle arrives before the tallies are read.
+        sim.steps(2).map_err(lua_error("delivering the last frame"))?;
+    }
+    check_received(sim, spec, u64::from(WARMUP_FRAMES + frames))?;
     let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
     Ok(ScenarioFigures {
         send: stats(&sends)?,
@@ -237,9 +313,14 @@ fn check_received(sim: &Simulation, spec: ScenarioSpec, frames: u64) -> Result<(
         Direction::ToServer => vec![("the server".to_string(), sim.server())],
     };
     for (who, world) in receivers {
-        let received: u64 = world
+        // The tally gives the values received intact and, where it checks them, the first
+        // that was not.
+        let (received, mismatch): (u64, Option<String>) = world
             .eval("return shared.Received()")
             .map_err(lua_error("reading the tally"))?;
+        if let Some(mismatch) = mismatch {
+            return Err(format!("{who} received a wrong value: {mismatch}"));
+        }
         if received != expected {
             return Err(format!(
                 "{who} received {received} of the {expected} values sent intact"

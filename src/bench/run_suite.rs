@@ -14,22 +14,20 @@ use crate::bench::run_compiler::{
     CompilerComparison, CompilerRow, compare_with_blink, many_declarations_schema, many_declarations_schema_for_blink,
     run_compiler,
 };
+use crate::bench::run_compiler::{PROCESS_RUNS, ProcessComparison, compare_with_zap, many_declarations_schema_for_zap};
+use crate::bench::run_release::{BlinkCompiler, compile_with_blinkblox_binary};
+use crate::bench::run_rivals::{RIVALS, RivalOutcome, RivalRow, RivalsPlan, run_rivals_group};
 use crate::bench::run_scenarios::{SCENARIOS, ScenarioHarness, run_scenarios};
 use crate::bench::run_upstream::{compile_upstream, is_blink_source, origin_version, upstream_dir};
+use crate::bench::run_zap::{compile_with_zap, find_zap, one_line, zap_version};
 use crate::bench::tools::ToolsFile;
 use crate::runtime::Mode;
 
 /// The groups of the seed page that this version does not run yet, with why.
-const GROUPS_NOT_BUILT: [(&str, &str); 2] = [
-    (
-        "Rivals",
-        "the crowd, unreliable and Instance scenarios across tools are not built into the harness yet",
-    ),
-    (
-        "Probe",
-        "measures what Roblox itself delivers; it needs Studio, not the embedded runtime",
-    ),
-];
+const GROUPS_NOT_BUILT: [(&str, &str); 1] = [(
+    "Probe",
+    "measures what Roblox itself delivers; it needs Studio, not the embedded runtime",
+)];
 
 /// What `--run` was asked for.
 #[derive(Clone, Debug)]
@@ -48,6 +46,9 @@ pub struct SuiteOptions {
     pub output: Option<PathBuf>,
     /// `--source NAME=PATH`: tools taken from local folders instead of benchmark/tools/.
     pub sources: Vec<(String, PathBuf)>,
+    /// `--local`: BlinkBlox's runtime rows from this checkout's compiler even when tools.toml's
+    /// `blink` is a release (see [`BlinkCompiler`]).
+    pub local: bool,
 }
 
 /// What the run did.
@@ -55,12 +56,15 @@ pub struct SuiteOutcome {
     pub report_path: PathBuf,
     pub runtime: Vec<RuntimeRow>,
     pub compiler: Vec<CompilerRow>,
+    pub rivals: Vec<RivalRow>,
     pub failed_rows: usize,
 }
 
 struct Selection {
     benches: Vec<&'static str>,
     scenarios: Vec<&'static str>,
+    /// The Rivals scenarios (every tool).
+    rivals: Vec<&'static str>,
     performance: bool,
     not_run: Vec<(String, String)>,
 }
@@ -70,6 +74,7 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
         return Ok(Selection {
             benches: RUNTIME_BENCHES.to_vec(),
             scenarios: SCENARIOS.to_vec(),
+            rivals: RIVALS.to_vec(),
             performance: true,
             not_run: GROUPS_NOT_BUILT
                 .iter()
@@ -80,6 +85,7 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
     let mut selection = Selection {
         benches: Vec::new(),
         scenarios: Vec::new(),
+        rivals: Vec::new(),
         performance: false,
         not_run: Vec::new(),
     };
@@ -91,9 +97,17 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
             selection.performance = true;
         } else if lower == "scenarios" {
             selection.scenarios = SCENARIOS.to_vec();
+        } else if lower == "rivals" {
+            selection.rivals = RIVALS.to_vec();
         } else if let Some(scenario) = SCENARIOS.iter().find(|s| s.eq_ignore_ascii_case(name)) {
             if !selection.scenarios.contains(scenario) {
                 selection.scenarios.push(scenario);
+            }
+            // A scenario's name also runs it across tools, when the Rivals have it.
+            if let Some(rival) = RIVALS.iter().find(|rival| *rival == scenario)
+                && !selection.rivals.contains(rival)
+            {
+                selection.rivals.push(rival);
             }
         } else if let Some((group, why)) = GROUPS_NOT_BUILT
             .iter()
@@ -108,7 +122,7 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
             if matching.is_empty() {
                 return Err(
                     BenchError::new(format!("no bench is named like `{name}`")).with_help(format!(
-                        "the benches are {}; the scenarios are {}; the groups are Runtime, Performance, Scenarios, {}",
+                        "the benches are {}; the scenarios are {}; the groups are Runtime, Performance, Scenarios, Rivals, {}",
                         RUNTIME_BENCHES.join(", "),
                         SCENARIOS.join(", "),
                         GROUPS_NOT_BUILT.map(|(group, _)| group).join(", ")
@@ -138,10 +152,7 @@ fn why_not_run(name: &str, bench_dir: &Path) -> String {
                 or pass --source upstream=PATH to a Blink 0.18 checkout"
             .to_string();
     }
-    let what = match name {
-        "zap" => "the harness does not yet compile an equivalent Definition.zap with zap's binary",
-        _ => "the harness has no adapter for its API and mock surface yet (competitors.md §7)",
-    };
+    let what = "the harness has no adapter for its API and mock surface yet (competitors.md §7)";
     if bench_dir.join("tools").join(name).is_dir() {
         format!("downloaded to benchmark/tools/{name}/ but not run: {what}")
     } else {
@@ -156,6 +167,20 @@ fn select_tools(
     sources: &[(String, PathBuf)],
 ) -> Result<(Vec<RuntimeTool>, Vec<NotRun>), BenchError> {
     let (mut runnable, mut not_run) = select_declared_tools(requested, bench_dir, upstream_available)?;
+    // zap runs only when its binary is there; otherwise the report says why and how to get it.
+    runnable.retain(|tool| {
+        if *tool != RuntimeTool::Zap {
+            return true;
+        }
+        match find_zap(bench_dir, sources) {
+            Ok(_) => true,
+            Err(err) => {
+                let help = err.help.map(|help| format!(": {help}")).unwrap_or_default();
+                not_run.push((tool.key().to_string(), format!("{}{help}", err.message)));
+                false
+            }
+        }
+    });
     // A runtime library runs only when its source is there; otherwise the report says why.
     runnable.retain(|tool| {
         if !tool.is_library() || installed_entry(bench_dir, sources, *tool).is_some() {
@@ -254,6 +279,14 @@ fn tool_versions(
                     };
                     format!("{version}, its source mounted as a ModuleScript tree ({patched})")
                 }
+                RuntimeTool::Zap => match find_zap(bench_dir, sources) {
+                    Ok(binary) => format!(
+                        "zap {} (`{}`), its binary run on benchmark/definitions/Definition.zap",
+                        zap_version(&binary).unwrap_or_else(|| "of unknown version".to_string()),
+                        binary.display()
+                    ),
+                    Err(err) => err.message,
+                },
                 RuntimeTool::Roblox => format!(
                     "RemoteEvent:FireServer per event, in the embedded runtime's mock (at most {ROBLOX_MAX_FRAMES} timed \
                      frames a row: a value a call through the mock's network takes about a second a frame)"
@@ -262,6 +295,37 @@ fn tool_versions(
             (tool.display().to_string(), version)
         })
         .collect()
+}
+
+/// zap's Server and Client modules for `definitions/Definition.zap`, or why there are none.
+fn compile_zap_definition(bench_dir: &Path, sources: &[(String, PathBuf)]) -> Result<(String, String), String> {
+    let binary = find_zap(bench_dir, sources).map_err(|err| one_line(&err.to_string()))?;
+    let path = bench_dir.join("definitions").join("Definition.zap");
+    let schema = std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err).to_string())?;
+    compile_with_zap(&binary, &schema).map_err(|err| one_line(&err.to_string()))
+}
+
+/// `blinkblox compile` (this executable) and zap's binary, each as a whole process, on the
+/// benchmark schema and on 128 declarations, each in its own language.
+fn compare_processes_with_zap(
+    bench_dir: &Path,
+    sources: &[(String, PathBuf)],
+    definition: &str,
+) -> Result<Vec<ProcessComparison>, BenchError> {
+    let zap = find_zap(bench_dir, sources)?;
+    let blinkblox = std::env::current_exe()
+        .map_err(|err| BenchError::new(format!("could not find the running blinkblox executable: {err}")))?;
+    let path = bench_dir.join("definitions").join("Definition.zap");
+    let zap_definition = std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err))?;
+    let schemas = [
+        ("Definition.blink".to_string(), definition.to_string(), zap_definition),
+        (
+            "128 declarations".to_string(),
+            many_declarations_schema(128),
+            many_declarations_schema_for_zap(128),
+        ),
+    ];
+    Ok(compare_with_zap(&blinkblox, &zap, &schemas, PROCESS_RUNS))
 }
 
 /// Both compilers on the benchmark schema and on 128 declarations, each in its own dialect.
@@ -307,6 +371,17 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         for &tool in tools.iter().filter(|tool| tool.is_library()) {
             harness.add_library(tool, load_tool_library(&options.bench_dir, &options.sources, tool)?);
         }
+        if tools.contains(&RuntimeTool::Zap) {
+            harness.set_zap(compile_zap_definition(&options.bench_dir, &options.sources));
+        }
+        if tools.contains(&RuntimeTool::Blink)
+            && let BlinkCompiler::Release { binary, .. } =
+                BlinkCompiler::choose(&options.bench_dir, &options.sources, options.local)?
+        {
+            let path = definition_path(&options.bench_dir);
+            let text = std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err))?;
+            harness.set_blink(compile_with_blinkblox_binary(&binary, &text)?);
+        }
         let plan = RuntimePlan {
             benches: selection.benches.clone(),
             tools: tools.clone(),
@@ -320,8 +395,24 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         let harness = ScenarioHarness::load(&options.bench_dir)?;
         scenarios = run_scenarios(&harness, &selection.scenarios, &options.modes, options.frames);
     }
+    let mut rivals = Vec::new();
+    if !selection.rivals.is_empty() {
+        let plan = RivalsPlan {
+            bench_dir: &options.bench_dir,
+            sources: &options.sources,
+            upstream: tools.contains(&RuntimeTool::Upstream).then_some(upstream.as_path()),
+            scenarios: &selection.rivals,
+            tools: &tools,
+            modes: &options.modes,
+            frames: options.frames,
+        };
+        let (rows, rivals_not_run) = run_rivals_group(&plan)?;
+        rivals = rows;
+        not_run.extend(rivals_not_run);
+    }
     let mut compiler = Vec::new();
     let mut comparison = Vec::new();
+    let mut zap_comparison = Vec::new();
     if selection.performance {
         let path = definition_path(&options.bench_dir);
         let text = std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err))?;
@@ -331,8 +422,18 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
             eprintln!("{:>12} Performance against Blink's compiler", "Running");
             comparison = compare_compilers(&options.bench_dir, &upstream, &text)?;
         }
+        // zap is in `tools` only when its binary was found (see select_tools).
+        if tools.contains(&RuntimeTool::Zap) {
+            eprintln!("{:>12} Performance against zap's compiler (whole processes)", "Running");
+            zap_comparison = compare_processes_with_zap(&options.bench_dir, &options.sources, &text)?;
+        }
     }
 
+    // Which BlinkBlox compiled the runtime rows' modules: this checkout, or a release.
+    let blink_line = BlinkCompiler::choose(&options.bench_dir, &options.sources, options.local)
+        .ok()
+        .filter(|_| runtime.iter().any(|row| row.tool == RuntimeTool::Blink))
+        .map(|blink| blink.describe());
     let context = RunContext {
         command: options.command.clone(),
         date: today(),
@@ -340,7 +441,13 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         os: os_description(),
         frames: options.frames,
         modes: options.modes.clone(),
-        tools: tool_versions(&tools, &upstream, &options.bench_dir, &options.sources),
+        tools: tool_versions(&tools, &upstream, &options.bench_dir, &options.sources)
+            .into_iter()
+            .map(|(name, version)| match &blink_line {
+                Some(line) if name == RuntimeTool::Blink.display() => (name, line.clone()),
+                _ => (name, version),
+            })
+            .collect(),
         not_run,
     };
     let text = Report {
@@ -348,7 +455,9 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         runtime: &runtime,
         compiler: &compiler,
         comparison: &comparison,
+        zap_comparison: &zap_comparison,
         scenarios: &scenarios,
+        rivals: &rivals,
     }
     .render();
     let report_path = options
@@ -359,11 +468,20 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     let failed_rows = runtime.iter().filter(|row| row.outcome.is_err()).count()
         + compiler.iter().filter(|row| row.outcome.is_err()).count()
         + comparison.iter().filter(|row| row.blink_ms.is_err()).count()
-        + scenarios.iter().filter(|row| row.outcome.is_err()).count();
+        + zap_comparison
+            .iter()
+            .filter(|row| row.blinkblox.is_err() || row.zap.is_err())
+            .count()
+        + scenarios.iter().filter(|row| row.outcome.is_err()).count()
+        + rivals
+            .iter()
+            .filter(|row| matches!(row.outcome, RivalOutcome::Failed(_)))
+            .count();
     Ok(SuiteOutcome {
         report_path,
         runtime,
         compiler,
+        rivals,
         failed_rows,
     })
 }

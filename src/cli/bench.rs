@@ -24,7 +24,7 @@ use crate::cli::EXIT_USER_ERROR;
 /// Download, patch and run every competitor; write benchmark/Benchmarks.md.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Benchmarks or groups to run (Runtime, Scenarios, Performance, Booleans, …); all when none.
+    /// Benchmarks or groups to run (Runtime, Scenarios, Rivals, Performance, Booleans, …); all when none.
     #[arg(value_name = "NAME")]
     pub names: Vec<String>,
     /// Fetch every tool of benchmark/tools.toml (exactly what benchmark/tools.lock names, when it exists).
@@ -211,12 +211,14 @@ fn run_benchmarks(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         command,
         output: args.output.clone(),
         sources: args.sources.clone(),
+        local: args.local,
     };
     let outcome = run_suite(&options)?;
     eprintln!(
-        "{:>12} {} runtime row(s), {} compiler row(s), {} failed; wrote {}",
+        "{:>12} {} runtime row(s), {} Rivals row(s), {} compiler row(s), {} failed; wrote {}",
         "Finished",
         outcome.runtime.len(),
+        outcome.rivals.len(),
         outcome.compiler.len(),
         outcome.failed_rows,
         outcome.report_path.display()

@@ -4,7 +4,10 @@
 //! already ends in `.luau` or `.lua`), and missing folders are created. With
 //! `Typescript = true` a `.d.ts` goes next to each Luau output, named as Blink names it
 //! (`Server.luau` → `Server.d.ts`, `init.luau` → `index.d.ts`). A schema with errors
-//! prints its diagnostics and writes nothing.
+//! prints its diagnostics and writes nothing. An output that already holds exactly what
+//! would be written is left alone, as `sync` leaves it: no new modification time for Rojo to
+//! re-sync, and no truncate-and-rewrite for the file system to flush (on ext4, truncating a
+//! file still being written back makes the process wait for that write-back).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -111,16 +114,20 @@ pub fn run(args: CompileArgs) -> ExitCode {
         let Some(file) = files.iter().find(|f| f.kind == *kind) else {
             continue;
         };
-        if let Err(problem) = write_file(path, &file.contents) {
-            let _ = writeln!(err, "error: could not write `{}`: {problem}", path.display());
-            let _ = writeln!(
-                err,
-                "help: check that the folder is writable, or change the schema's output options"
-            );
-            return ExitCode::from(EXIT_USER_ERROR);
-        }
+        let written = match write_if_changed(path, &file.contents) {
+            Ok(written) => written,
+            Err(problem) => {
+                let _ = writeln!(err, "error: could not write `{}`: {problem}", path.display());
+                let _ = writeln!(
+                    err,
+                    "help: check that the folder is writable, or change the schema's output options"
+                );
+                return ExitCode::from(EXIT_USER_ERROR);
+            }
+        };
         if !args.quiet {
-            println!("wrote {}", path.display());
+            let verb = if written { "wrote" } else { "unchanged" };
+            println!("{verb} {}", path.display());
         }
     }
     ExitCode::SUCCESS
@@ -150,11 +157,17 @@ pub fn declaration_path(luau: &Path) -> PathBuf {
     luau.with_file_name(format!("{stem}.d.ts"))
 }
 
-fn write_file(path: &Path, contents: &str) -> std::io::Result<()> {
+/// Writes `contents` to `path` (creating its folders) unless the file already holds exactly
+/// `contents`; returns whether it wrote.
+fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
+    if std::fs::read(path).is_ok_and(|on_disk| on_disk == contents.as_bytes()) {
+        return Ok(false);
+    }
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::write(path, contents)
+    std::fs::write(path, contents)?;
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -167,6 +180,35 @@ mod tests {
         assert_eq!(output_path(base, "../out/Server"), Path::new("net/../out/Server.luau"));
         assert_eq!(output_path(base, "client.luau"), Path::new("net/client.luau"));
         assert_eq!(output_path(base, "shared/init"), Path::new("net/shared/init.luau"));
+    }
+
+    #[test]
+    fn an_identical_output_is_left_alone_and_a_different_one_rewritten() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("out").join("Server.luau");
+        assert!(
+            write_if_changed(&path, "return 1\n").expect("first write"),
+            "a new file is written"
+        );
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|file| file.set_modified(old))
+            .expect("set mtime");
+        assert!(
+            !write_if_changed(&path, "return 1\n").expect("same"),
+            "the same bytes are not rewritten"
+        );
+        let modified = std::fs::metadata(&path)
+            .and_then(|meta| meta.modified())
+            .expect("mtime");
+        assert_eq!(modified, old, "an unchanged output keeps its modification time");
+        assert!(write_if_changed(&path, "return 2\n").expect("changed"));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "return 2\n");
+        // A longer file that starts with the new contents is not mistaken for them.
+        assert!(write_if_changed(&path, "return").expect("prefix"));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "return");
     }
 
     #[test]
