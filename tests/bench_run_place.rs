@@ -170,6 +170,52 @@ fn the_place_round_trips_with_the_harness_tools_and_runners() {
     assert!(source(client).contains("Heartbeat"));
 }
 
+/// zap's binary, found through `--source`, compiles Definition.zap into the place's
+/// `Tools.zap` (a stand-in script writing the outputs the schema names).
+#[cfg(unix)]
+#[test]
+fn the_place_holds_zaps_generated_modules_when_its_binary_is_found() {
+    use std::os::unix::fs::PermissionsExt;
+    let (temp, _bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
+    let zap_dir = temp.path().join("zap-release");
+    let script = r#"#!/bin/sh
+if [ "$1" = --version ]; then echo 'cli 0.6.8'; exit 0; fi
+dir=$(dirname "$1")
+server=$(sed -n 's/^opt server_output = "\(.*\)"$/\1/p' "$1")
+client=$(sed -n 's/^opt client_output = "\(.*\)"$/\1/p' "$1")
+mkdir -p "$(dirname "$dir/$server")" "$(dirname "$dir/$client")"
+echo 'return { Side = "Server" }' > "$dir/$server"
+echo 'return { Side = "Client" }' > "$dir/$client"
+"#;
+    write(&zap_dir.join("zap"), script);
+    std::fs::set_permissions(zap_dir.join("zap"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+
+    let out = temp.path().join("Bench.rbxl");
+    let source_arg = format!("zap={}", zap_dir.display());
+    let output = bench(
+        temp.path(),
+        &["--place", out.to_str().expect("utf-8"), "--source", &source_arg],
+    );
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(!err.contains("zap left out"), "{err}");
+    let dom =
+        rbx_binary::from_reader(std::io::BufReader::new(std::fs::File::open(&out).expect("open"))).expect("decode");
+    let tools = "ReplicatedStorage.Benchmark.Tools";
+    assert_eq!(
+        source(at(&dom, &format!("{tools}.zap.Server"))).trim(),
+        r#"return { Side = "Server" }"#
+    );
+    assert_eq!(
+        source(at(&dom, &format!("{tools}.zap.Client"))).trim(),
+        r#"return { Side = "Client" }"#
+    );
+    assert_eq!(
+        at(&dom, "ReplicatedStorage.Benchmark.Harness.Adapters.zap").class,
+        "ModuleScript"
+    );
+}
+
 #[test]
 fn studio_without_studio_writes_the_place_and_says_what_to_do() {
     let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);

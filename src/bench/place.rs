@@ -5,8 +5,8 @@
 //! Layout:
 //! - `ReplicatedStorage.Benchmark.Harness`: Payloads, BenchClient, BenchServer (ModuleScripts)
 //!   and `Adapters` (one ModuleScript per tool);
-//! - `ReplicatedStorage.Benchmark.Tools.<tool>`: `blink` and `upstream` hold their generated
-//!   Server and Client modules, `handwritten` the floor, and every other folder of
+//! - `ReplicatedStorage.Benchmark.Tools.<tool>`: `blink`, `upstream` and `zap` hold their
+//!   generated Server and Client modules (zap's from its binary, when one was found), `handwritten` the floor, and every other folder of
 //!   `benchmark/tools/` its source tree (`init.luau` makes its folder a ModuleScript, as Rojo
 //!   does);
 //! - `ServerScriptService.BenchmarkServer` (Script) and
@@ -22,6 +22,7 @@ use crate::bench::BenchError;
 use crate::bench::lock::write_atomically;
 use crate::bench::run::{RuntimeTool, compile_definition, definition_path};
 use crate::bench::run_upstream::{compile_upstream, is_blink_source};
+use crate::bench::run_zap::compile_with_zap;
 
 /// What went into a place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,8 +102,14 @@ fn tree_of(dir: &Path, name: &str, depth: usize) -> Result<Option<InstanceBuilde
     Ok(has_scripts.then_some(node))
 }
 
-/// Builds the place and writes it to `out` (atomically).
-pub fn build_place(bench_dir: &Path, upstream_dir: &Path, out: &Path) -> Result<PlaceSummary, BenchError> {
+/// Builds the place and writes it to `out` (atomically). `zap_binary` is zap's compiler when
+/// one was found: its modules for `definitions/Definition.zap` go into the place too.
+pub fn build_place(
+    bench_dir: &Path,
+    upstream_dir: &Path,
+    zap_binary: Option<&Path>,
+    out: &Path,
+) -> Result<PlaceSummary, BenchError> {
     let harness_dir = bench_dir.join("harness");
     let mut notes = Vec::new();
 
@@ -146,6 +153,20 @@ pub fn build_place(bench_dir: &Path, upstream_dir: &Path, out: &Path) -> Result<
                 tool_names.push("upstream".to_string());
             }
             Err(err) => notes.push(format!("upstream left out: {err}")),
+        }
+    }
+    if let Some(binary) = zap_binary {
+        let schema = read(&bench_dir.join("definitions").join("Definition.zap"))?;
+        match compile_with_zap(binary, &schema) {
+            Ok((server, client)) => {
+                tools.add_child(
+                    folder("zap")
+                        .with_child(module("Server", server))
+                        .with_child(module("Client", client)),
+                );
+                tool_names.push("zap".to_string());
+            }
+            Err(err) => notes.push(format!("zap left out: {err}")),
         }
     }
     // Every other downloaded tool, as its source tree.

@@ -15,6 +15,7 @@ use crate::bench::place::{build_place, run_in_studio};
 use crate::bench::resolve::Endpoints;
 use crate::bench::run_suite::{SuiteOptions, run_suite};
 use crate::bench::run_upstream::upstream_dir;
+use crate::bench::run_zap::find_zap;
 use crate::runtime::Mode;
 
 /// Timed frames a runtime row runs by default, as on the seed page.
@@ -146,7 +147,12 @@ fn place(args: &BenchArgs) -> Result<(), BenchError> {
     check_harness(&bench_dir)?;
     let out = args.place.clone().unwrap_or_else(|| bench_dir.join("Benchmark.rbxl"));
     let upstream = upstream_dir(&bench_dir, &args.sources);
-    let summary = build_place(&bench_dir, &upstream, &out)?;
+    // zap's modules go in when its binary is on disk; without it the place is still useful.
+    let zap = find_zap(&bench_dir, &args.sources);
+    if let Err(err) = &zap {
+        eprintln!("{:>12} zap left out: {}", "Note", err.message);
+    }
+    let summary = build_place(&bench_dir, &upstream, zap.as_deref().ok(), &out)?;
     for note in &summary.notes {
         eprintln!("{:>12} {note}", "Note");
     }
