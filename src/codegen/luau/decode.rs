@@ -84,21 +84,36 @@ impl<'a> ModuleGen<'a> {
             leaves.push((item.index(), leaf.finish()));
         }
         let signature = if with_player { "Player: Player" } else { "Player: nil" };
+        // The cursor lives in the local `Cursor` (a register, not an upvalue read and
+        // written per value; reader functions take it and return it); it is written back
+        // to `RecvCursor` around what reads that (ReadLength's long form, an unreliable
+        // stream record's flush number) and when the loop ends. A Sync listener's
+        // resume point is `ListenerResume` (receive.luau).
         b.open(format!("local function Decode{channel}({signature})"));
         b.line("local B = RecvBuffer");
         b.line("local Size = RecvSize");
-        b.open("while RecvCursor < Size do");
-        if with_player && read::decode_checks_enabled() {
-            // MaxEventsPerPacket: the record past the limit ends the packet.
+        b.line("local Cursor = RecvCursor");
+        let count_events = with_player && read::decode_checks_enabled();
+        if count_events {
+            // MaxEventsPerPacket: the record past the limit ends the packet. Every record
+            // takes at least its index byte, so when no more records are left to take
+            // than bytes are left in the packet, the limit cannot be reached and the
+            // records need no counting (the common case: one test per record).
+            b.line("local CountEvents = RecvEventsLeft < Size - Cursor");
+        }
+        b.open("while Cursor < Size do");
+        if count_events {
+            b.open("if CountEvents then");
             b.line("RecvEventsLeft -= 1");
             b.line("if RecvEventsLeft < 0 then TooManyEvents() end");
+            b.close("end");
         }
         if self.index_bytes(reliability) == 2 {
-            b.line("local Index = buffer.readu16(B, RecvCursor)");
-            b.line("RecvCursor += 2");
+            b.line("local Index = buffer.readu16(B, Cursor)");
+            b.line("Cursor += 2");
         } else {
-            b.line("local Index = buffer.readu8(B, RecvCursor)");
-            b.line("RecvCursor += 1");
+            b.line("local Index = buffer.readu8(B, Cursor)");
+            b.line("Cursor += 1");
         }
         if leaves.is_empty() {
             b.line("UnknownIndex(Index)");
@@ -106,6 +121,7 @@ impl<'a> ModuleGen<'a> {
             emit_dispatch(b, &leaves);
         }
         b.close("end");
+        b.line("RecvCursor = Cursor");
         b.close("end");
         b.line("");
     }
@@ -137,8 +153,8 @@ impl<'a> ModuleGen<'a> {
             }
             Received::Request(function) => {
                 leaf.line(format!("-- {} (invocation)", describe(&function.scope, &function.name)));
-                leaf.line("local CallId = buffer.readu16(B, RecvCursor)");
-                leaf.line("RecvCursor += 2");
+                leaf.line("local CallId = buffer.readu16(B, Cursor)");
+                leaf.line("Cursor += 2");
                 let params = payload_params(&function.data);
                 let values = self.read_values(leaf, &params, inline, outer, &format!("Q{}", function.index));
                 let slot = function.index as u32 + 1;
@@ -179,15 +195,22 @@ impl<'a> ModuleGen<'a> {
                     ty: &stream.data,
                 }];
                 let reader = format!("S{}", super::streams::stream_key(stream));
-                super::streams::emit_read_flush(leaf, stream);
+                if stream.reliability == Reliability::Unreliable {
+                    // The flush number is read through `RecvCursor` (streams.rs).
+                    leaf.line("RecvCursor = Cursor");
+                    super::streams::emit_read_flush(leaf, stream);
+                    leaf.line("Cursor = RecvCursor");
+                } else {
+                    super::streams::emit_read_flush(leaf, stream);
+                }
                 let values = self.read_values(leaf, &params, inline, outer, &reader);
                 super::streams::emit_receive(leaf, stream, with_player, &values[0]);
             }
             Received::Response(function) => {
                 leaf.line(format!("-- {} (response)", describe(&function.scope, &function.name)));
-                leaf.line("local CallId = buffer.readu16(B, RecvCursor)");
-                leaf.line("local Success = buffer.readu8(B, RecvCursor + 2)");
-                leaf.line("RecvCursor += 3");
+                leaf.line("local CallId = buffer.readu16(B, Cursor)");
+                leaf.line("local Success = buffer.readu8(B, Cursor + 2)");
+                leaf.line("Cursor += 3");
                 leaf.line("local Thread = Calls[CallId]");
                 leaf.open("if Success == 1 then");
                 let params = payload_params(&function.returns);
@@ -222,6 +245,8 @@ impl<'a> ModuleGen<'a> {
         let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
         if inline {
             let mut reader = self.reader(leaf);
+            reader.cursor = "Cursor";
+            reader.size = "Size";
             let exprs: Vec<String> = params
                 .iter()
                 .map(|p| reader.read(p.ty, &ValuePath::root(&p.name)))
@@ -231,16 +256,23 @@ impl<'a> ModuleGen<'a> {
             }
         } else {
             let types: Vec<String> = params.iter().map(|p| luau_type(self.schema, p.ty)).collect();
-            outer.open(format!("Readers.{reader_name} = function(): ({})", types.join(", ")));
+            // A reader function takes the loop's cursor and returns where it ended, after
+            // the values: the cursor stays in registers across the call.
+            outer.open(format!(
+                "Readers.{reader_name} = function(Cursor: number): ({}, number)",
+                types.join(", ")
+            ));
             outer.line("local B = RecvBuffer");
             let mut reader = self.reader(outer);
+            reader.cursor = "Cursor";
             let exprs: Vec<String> = params
                 .iter()
                 .map(|p| reader.read(p.ty, &ValuePath::root(&p.name)))
                 .collect();
-            outer.line(format!("return {}", exprs.join(", ")));
+            outer.line(format!("return {}, Cursor", exprs.join(", ")));
             outer.close("end");
-            leaf.line(format!("local {} = Readers.{reader_name}()", names.join(", ")));
+            leaf.line(format!("local {}", names.join(", ")));
+            leaf.line(format!("{}, Cursor = Readers.{reader_name}(Cursor)", names.join(", ")));
         }
         names
     }
@@ -310,9 +342,9 @@ fn emit_deliver(
             b.line(format!("local Listener = {channel}Listeners[{slot}]"));
             b.open("if Listener then");
             if call == CallMode::SingleSync {
-                b.line("InListener = true");
+                b.line("ListenerResume = Cursor");
                 b.line(format!("Listener({all})"));
-                b.line("InListener = false");
+                b.line("ListenerResume = false");
             } else {
                 b.line(format!("task.spawn(Listener, {all})"));
             }
@@ -321,9 +353,9 @@ fn emit_deliver(
             b.line(format!("local List = {channel}Listeners[{slot}]"));
             b.open("if List then");
             if call == CallMode::ManySync {
-                b.line("InListener = true");
+                b.line("ListenerResume = Cursor");
                 b.line(format!("for _, Listener in List do Listener({all}) end"));
-                b.line("InListener = false");
+                b.line("ListenerResume = false");
             } else {
                 b.line(format!("for _, Listener in List do task.spawn(Listener, {all}) end"));
             }

@@ -2,7 +2,9 @@
 //! the decode functions with their dispatch trees, delivery to listeners, exported
 //! types and the API table with its edit-mode twin.
 
-use crate::schema::model::{CallMode, EventDecl, Payload, Reliability, Schema, ScopePath, Side, Type, TypeDecl};
+use crate::schema::model::{
+    CallMode, EventDecl, NumberKind, Payload, Reliability, Schema, ScopePath, Side, Type, TypeDecl, TypeKind,
+};
 
 use super::builder::CodeBuilder;
 use super::naming::{Members, string_literal, table_key, type_name};
@@ -20,6 +22,17 @@ pub const SEND_CLIENT: &str = include_str!("../runtime/send_client.luau");
 pub const STREAMS_RECEIVE: &str = include_str!("../runtime/streams_receive.luau");
 pub const STANDALONE: &str = include_str!("../runtime/standalone.luau");
 pub const EXPORTED: &str = include_str!("../runtime/exported.luau");
+
+/// `u8`/`i8`: one byte, written from the value truncated to an unsigned integer.
+fn is_byte_number(ty: &Type) -> bool {
+    matches!(
+        ty.kind,
+        TypeKind::Number {
+            kind: NumberKind::U8 | NumberKind::I8,
+            ..
+        }
+    )
+}
 
 /// The version written in the banner of every generated file.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -206,7 +219,8 @@ impl<'a> ModuleGen<'a> {
             b,
             lookups: &mut self.lookups,
             allow_non_finite: self.schema.options.allow_non_finite,
-            boolean_rows: self.side == Side::Client,
+            cursor: "RecvCursor",
+            size: "RecvSize",
         }
     }
 
@@ -229,8 +243,10 @@ impl<'a> ModuleGen<'a> {
         }
     }
 
-    /// A record into the client's resident batch, rolled back by the next write or
-    /// flush if it raises half-way.
+    /// A record into the client's resident batch. `RecordCursor` is where the last
+    /// complete record ends: a record that raised half-way leaves `SendCursor` past it
+    /// (every record reserves its bytes before writing them), and a loaded scratch batch
+    /// sets it to -1, so one comparison finds both, and `OpenClientRecord` rolls back.
     pub fn emit_guarded_record(
         &mut self,
         b: &mut CodeBuilder,
@@ -239,21 +255,34 @@ impl<'a> ModuleGen<'a> {
         header: &[(u32, String)],
         params: &[Param],
     ) {
-        b.line("if RecordOpen or ScratchOpen then CloseFailedWrite() end");
+        let record = b.fresh("Record");
+        b.line(format!("local {record} = SendCursor"));
         // A full packet goes now (MaxEventsPerPacket, send_client.luau).
-        b.line("if ClientRecords >= MAX_EVENTS_PER_PACKET then SendClientBatch() end");
-        b.line("RecordOpen, RecordCursor, RecordInstances = true, SendCursor, SendInstanceCount");
-        self.emit_record(b, reliability, index, header, params);
-        b.line("RecordOpen = false");
+        b.line(format!(
+            "if {record} ~= RecordCursor or ClientRecords >= MAX_EVENTS_PER_PACKET then {record} = OpenClientRecord() end"
+        ));
+        let fixed_end = self.emit_record_at(b, reliability, index, header, params, &record);
         b.line("ClientRecords += 1");
         // Past MaxPacketSize (side-array values count 4 bytes, as the server counts
-        // them): what came before this record goes now.
-        b.line("if SendCursor + SendInstanceCount * 4 > MAX_PACKET_SIZE then SplitClientBatch() end");
+        // them): what came before this record goes now. SplitClientBatch reads the
+        // record's start from RecordCursor and marks it complete itself; otherwise it is
+        // marked here. A fixed-size record ends at its local (no upvalue read).
+        let end = fixed_end.unwrap_or_else(|| "SendCursor".to_string());
+        let schema = self.schema;
+        let complete = if params.iter().any(|p| resolve(schema, p.ty).layout.uses_instances) {
+            format!("RecordCursor, RecordInstances = {end}, SendInstanceCount")
+        } else {
+            // Nothing was added to the side array: RecordInstances is still its count.
+            format!("RecordCursor = {end}")
+        };
+        b.line(format!(
+            "if {end} + SendInstanceCount * 4 > MAX_PACKET_SIZE then SplitClientBatch() else {complete} end"
+        ));
     }
 
-    /// Writes `[index][extra header bytes][payload]` into the current batch. `header`
-    /// lists extra fixed fields after the index as (byte width, Luau value), e.g. a
-    /// call id. Fixed-size payloads share one allocation with the index.
+    /// Writes `[index][extra header bytes][payload]` at the end of the current batch.
+    /// `header` lists extra fixed fields after the index as (byte width, Luau value), e.g.
+    /// a call id. Fixed-size payloads share one reservation with the index.
     pub fn emit_record(
         &mut self,
         b: &mut CodeBuilder,
@@ -262,6 +291,25 @@ impl<'a> ModuleGen<'a> {
         header: &[(u32, String)],
         params: &[Param],
     ) {
+        let record = b.fresh("Record");
+        b.line(format!("local {record} = SendCursor"));
+        let _ = self.emit_record_at(b, reliability, index, header, params, &record);
+    }
+
+    /// The record at `record` (a local holding `SendCursor`). The fixed part is reserved
+    /// inline (`Allocate` without the call: this runs once per fire) and `SendCursor`
+    /// moves before anything is written, so a write that raises leaves it past the
+    /// last complete record. Returns the local holding the record's end when the whole
+    /// record is fixed-size (then `SendCursor` equals it after the writes).
+    fn emit_record_at(
+        &mut self,
+        b: &mut CodeBuilder,
+        reliability: Reliability,
+        index: u16,
+        header: &[(u32, String)],
+        params: &[Param],
+        record: &str,
+    ) -> Option<String> {
         let schema = self.schema;
         let index_bytes = self.index_bytes(reliability);
         let header_size: u32 = index_bytes + header.iter().map(|(w, _)| *w).sum::<u32>();
@@ -270,11 +318,31 @@ impl<'a> ModuleGen<'a> {
             .map(|p| resolve(schema, p.ty).layout.fixed_size)
             .sum::<Option<u32>>();
         let total = header_size + fixed_payload.unwrap_or(0);
-        let offset = b.fresh("Record");
-        b.line(format!("local {offset} = Allocate({total})"));
+        let end = b.fresh("End");
+        b.line(format!("local {end} = {record} + {total}"));
+        b.line(format!("if {end} > SendSize then Grow({end}) end"));
+        b.line(format!("SendCursor = {end}"));
+        // A one-byte index followed by a u8/i8 payload field: one 16-bit write. bit32
+        // converts the value exactly as writeu8 does (truncated to an unsigned 32-bit
+        // integer), and the shift keeps its low byte, so the bytes are the same.
+        let merged_first = header.is_empty()
+            && index_bytes == 1
+            && fixed_payload.is_some()
+            && params.first().is_some_and(|p| is_byte_number(resolve(schema, p.ty)));
         let index_write = if index_bytes == 2 { "writeu16" } else { "writeu8" };
-        b.line(format!("buffer.{index_write}(SendBuffer, {offset}, {index})"));
         let mut at = index_bytes;
+        let mut rest = params;
+        match params.first() {
+            Some(first) if merged_first => {
+                b.line(format!(
+                    "buffer.writeu16(SendBuffer, {record}, bit32.lshift({}, 8) + {index})",
+                    first.name
+                ));
+                at += 1;
+                rest = &params[1..];
+            }
+            _ => b.line(format!("buffer.{index_write}(SendBuffer, {record}, {index})")),
+        }
         for (width, value) in header {
             let call = match width {
                 1 => "writeu8",
@@ -283,24 +351,25 @@ impl<'a> ModuleGen<'a> {
             };
             b.line(format!(
                 "buffer.{call}(SendBuffer, {}, {value})",
-                offset_plus(&offset, at)
+                offset_plus(record, at)
             ));
             at += width;
         }
         let mut writer = self.writer(b, "\"\"".into());
         match fixed_payload {
             Some(_) => {
-                for param in params {
-                    writer.write_at(param.ty, &param.name, &offset_plus(&offset, at));
+                for param in rest {
+                    writer.write_at(param.ty, &param.name, &offset_plus(record, at));
                     at += resolve(schema, param.ty).layout.fixed_size.unwrap_or(0);
                 }
             }
             None => {
-                for param in params {
+                for param in rest {
                     writer.write(param.ty, &param.name);
                 }
             }
         }
+        fixed_payload.map(|_| end)
     }
 
     /// Exported types: a Read/Write pair each, in `Exports`, added to the API.
@@ -423,6 +492,19 @@ impl<'a> ModuleGen<'a> {
         if unreliable > 0 {
             b.line(format!(
                 "for Slot = 1, {unreliable} do UnreliableQueues[Slot] = NewQueue() end"
+            ));
+        }
+        // Every listener slot exists from the start (false = none), so the slots live
+        // in the tables' array parts: a slot filled alone would sit in the hash part
+        // and cost the decode loop a hash lookup per record.
+        if reliable > 0 {
+            b.line(format!(
+                "for Slot = 1, {reliable} do ReliableListeners[Slot] = false; FunctionListeners[Slot] = false end"
+            ));
+        }
+        if unreliable > 0 {
+            b.line(format!(
+                "for Slot = 1, {unreliable} do UnreliableListeners[Slot] = false end"
             ));
         }
         b.line("");

@@ -64,16 +64,18 @@ pub fn read_number_call(kind: NumberKind, offset: &str) -> String {
 }
 
 /// Reads use the packet's buffer through the local `B` (bound once per packet or per
-/// reader function) and the module's `RecvCursor`.
+/// reader function), a cursor and the packet's size.
 pub struct Reader<'a> {
     pub schema: &'a Schema,
     pub b: &'a mut CodeBuilder,
     pub lookups: &'a mut Lookups,
     pub allow_non_finite: bool,
-    /// Read `boolean[]` rows by copying one of 256 prepared rows (`table.move`)
-    /// rather than testing 8 bits: faster interpreted, as most clients run the
-    /// Client module; bit tests are faster natively, as servers run the Server module.
-    pub boolean_rows: bool,
+    /// The variable holding the read position: the module's `RecvCursor`, or the decode
+    /// loop's local `Cursor` (a register rather than an upvalue read and written per
+    /// value; the loop writes it back before anything that reads `RecvCursor`).
+    pub cursor: &'static str,
+    /// The variable holding the end of the packet: `RecvSize`, or the loop's `Size`.
+    pub size: &'static str,
 }
 
 impl Reader<'_> {
@@ -122,14 +124,16 @@ impl Reader<'_> {
             if size == 0 {
                 return self.read_at(ty, "0", path);
             }
-            let offset = self.local("O", "RecvCursor");
-            self.b.line(format!("RecvCursor = {offset} + {size}"));
+            let cursor = self.cursor;
+            let offset = self.local("O", cursor);
+            self.b.line(format!("{cursor} = {offset} + {size}"));
             return self.read_at(ty, &offset, path);
         }
+        let cursor = self.cursor;
         match &ty.kind {
             TypeKind::Optional(inner) => {
-                let flag = self.local("Flag", "buffer.readu8(B, RecvCursor)");
-                self.b.line("RecvCursor += 1");
+                let flag = self.local("Flag", &format!("buffer.readu8(B, {cursor})"));
+                self.b.line(format!("{cursor} += 1"));
                 let value = self.b.fresh("Maybe");
                 self.b.line(format!("local {value}: any = nil"));
                 self.b.open(format!("if {flag} == 1 then"));
@@ -143,16 +147,16 @@ impl Reader<'_> {
             }
             TypeKind::String { length } => {
                 let len = self.read_length(length, path);
-                let text = self.local("Text", &format!("buffer.readstring(B, RecvCursor, {len})"));
-                self.b.line(format!("RecvCursor += {len}"));
+                let text = self.local("Text", &format!("buffer.readstring(B, {cursor}, {len})"));
+                self.b.line(format!("{cursor} += {len}"));
                 text
             }
             TypeKind::Buffer { length } => {
                 let len = self.read_length(length, path);
-                self.guard(format!("NeedBytes({len})"));
+                self.need_bytes(&len);
                 let data = self.local("Data", &format!("buffer.create({len})"));
-                self.b.line(format!("buffer.copy({data}, 0, B, RecvCursor, {len})"));
-                self.b.line(format!("RecvCursor += {len}"));
+                self.b.line(format!("buffer.copy({data}, 0, B, {cursor}, {len})"));
+                self.b.line(format!("{cursor} += {len}"));
                 data
             }
             TypeKind::Array { element, length } => self.read_array(element, length, path),
@@ -160,8 +164,8 @@ impl Reader<'_> {
             TypeKind::TaggedEnum(tagged) => {
                 let width = tag_bytes(tagged.variants.len());
                 let kind = if width == 1 { NumberKind::U8 } else { NumberKind::U16 };
-                let variant_index = self.local("Variant", &read_number_call(kind, "RecvCursor"));
-                self.b.line(format!("RecvCursor += {width}"));
+                let variant_index = self.local("Variant", &read_number_call(kind, cursor));
+                self.b.line(format!("{cursor} += {width}"));
                 let value = self.b.fresh("Tagged");
                 self.b.line(format!("local {value}: any"));
                 for (position, variant) in tagged.variants.iter().enumerate() {
@@ -207,12 +211,39 @@ impl Reader<'_> {
         }
     }
 
+    /// A length prefix at the cursor. One byte (below 0x80: lengths up to 127) is read
+    /// inline; longer prefixes go through `ReadLength`, which reads and moves
+    /// `RecvCursor` (synced around the call when the cursor is the loop's local).
+    fn read_length_prefix(&mut self) -> String {
+        let cursor = self.cursor;
+        let len = self.local("Length", &format!("buffer.readu8(B, {cursor})"));
+        self.b.open(format!("if {len} < 0x80 then"));
+        self.b.line(format!("{cursor} += 1"));
+        self.b.middle("else");
+        if cursor == "RecvCursor" {
+            self.b.line(format!("{len} = ReadLength()"));
+        } else {
+            self.b.line(format!("RecvCursor = {cursor}"));
+            self.b.line(format!("{len} = ReadLength()"));
+            self.b.line(format!("{cursor} = RecvCursor"));
+        }
+        self.b.close("end");
+        len
+    }
+
+    /// Before allocating or looping: `count` bytes must be left in the packet (inline:
+    /// a comparison, no call).
+    fn need_bytes(&mut self, count: &str) {
+        let (size, cursor) = (self.size, self.cursor);
+        self.guard(format!("if {count} > {size} - {cursor} then OutOfBytes() end"));
+    }
+
     /// Reads a length prefix (or takes the exact length) and checks its bounds.
     fn read_length(&mut self, length: &LengthRange, path: &ValuePath) -> String {
         if let Some(n) = length.exact() {
             return n.to_string();
         }
-        let len = self.local("Length", "ReadLength()");
+        let len = self.read_length_prefix();
         let mut conditions = Vec::new();
         if length.min > 0 {
             conditions.push(format!("{len} < {}", length.min));
@@ -231,7 +262,7 @@ impl Reader<'_> {
     /// side-array slot); an item of no size at all is capped by the packet's size.
     fn guard_count(&mut self, count: &str, item_min: u32, uses_instances: bool, path: &ValuePath) {
         if item_min > 0 {
-            self.guard(format!("NeedBytes({count} * {item_min})"));
+            self.need_bytes(&format!("{count} * {item_min}"));
         } else if uses_instances {
             let fail = self.fail(path, "more items than Instances sent");
             self.guard(format!(
@@ -239,7 +270,8 @@ impl Reader<'_> {
             ));
         } else {
             let fail = self.fail(path, "length out of bounds");
-            self.guard(format!("if {count} > RecvSize then {fail} end"));
+            let size = self.size;
+            self.guard(format!("if {count} > {size} then {fail} end"));
         }
     }
 
@@ -249,18 +281,20 @@ impl Reader<'_> {
         let len = self.read_length(length, path);
         let item_path = path.element("");
         if matches!(element.kind, TypeKind::Boolean) {
-            self.guard(format!("NeedBytes(({len} + 7) // 8)"));
-            let offset = self.local("O", "RecvCursor");
-            self.b.line(format!("RecvCursor = {offset} + ({len} + 7) // 8"));
+            self.need_bytes(&format!("({len} + 7) // 8"));
+            let cursor = self.cursor;
+            let offset = self.local("O", cursor);
+            self.b.line(format!("{cursor} = {offset} + ({len} + 7) // 8"));
             return self.read_packed_booleans(&len, &offset);
         }
         let array = self.b.fresh("Array");
         let position = self.b.fresh("I");
         match element.layout.fixed_size {
             Some(size) if size > 0 => {
-                self.guard(format!("NeedBytes({len} * {size})"));
-                let cursor = self.local("P", "RecvCursor");
-                self.b.line(format!("RecvCursor = {cursor} + {len} * {size}"));
+                self.need_bytes(&format!("{len} * {size}"));
+                let at = self.cursor;
+                let cursor = self.local("P", at);
+                self.b.line(format!("{at} = {cursor} + {len} * {size}"));
                 self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
                 self.b.open(format!("for {position} = 1, {len} do"));
                 let item = self.read_at(element, &cursor, &item_path);
@@ -282,27 +316,40 @@ impl Reader<'_> {
         array
     }
 
-    /// `boolean[]`, 8 to a byte, read by rows of eight.
+    /// `boolean[]`, 8 to a byte, read by rows of eight. Two loops, chosen by the
+    /// module's `BooleanRowsFaster` (timed once, on the first read, prelude): natively compiled
+    /// code tests the eight bits (about 2.5× faster than a `table.move` call there);
+    /// interpreted code copies one of 256 prepared rows with one `table.move` (about
+    /// 1.5× faster than the sixteen instructions of bit tests and stores).
     fn read_packed_booleans(&mut self, len: &str, offset: &str) -> String {
         let array = self.typed_local("Array", "{ any }", &format!("table.create({len})"));
         let rows = self.local("Rows", &format!("{len} // 8"));
         let row = self.b.fresh("Row");
+        self.b
+            .open("if BooleanRowsFaster or (BooleanRowsFaster == nil and ChooseBooleanReader()) then");
+        // Interpreted, every instruction counts: the rows table in a register, the
+        // loop over byte positions and a running destination index.
+        let table = self.local("Table", "BooleanRows");
+        let into = self.local("Into", "1");
+        let at = self.b.fresh("At");
+        self.b.open(format!("for {at} = {offset}, {offset} + {rows} - 1 do"));
+        self.b.line(format!(
+            "table.move({table}[buffer.readu8(B, {at}) + 1], 1, 8, {into}, {array})"
+        ));
+        self.b.line(format!("{into} += 8"));
+        self.b.close("end");
+        self.b.middle("else");
         self.b.open(format!("for {row} = 0, {rows} - 1 do"));
         let byte = self.local("Byte", &format!("buffer.readu8(B, {offset} + {row})"));
         let base = self.local("Base", &format!("{row} * 8"));
-        if self.boolean_rows {
+        for bit in 0..8u32 {
             self.b.line(format!(
-                "table.move(BooleanRows[{byte} + 1], 1, 8, {base} + 1, {array})"
+                "{array}[{base} + {}] = bit32.btest({byte}, {})",
+                bit + 1,
+                1u32 << bit
             ));
-        } else {
-            for bit in 0..8u32 {
-                self.b.line(format!(
-                    "{array}[{base} + {}] = bit32.btest({byte}, {})",
-                    bit + 1,
-                    1u32 << bit
-                ));
-            }
         }
+        self.b.close("end");
         self.b.close("end");
         let tail = self.local("Tail", &format!("{len} % 8"));
         self.b.open(format!("if {tail} > 0 then"));
@@ -324,8 +371,9 @@ impl Reader<'_> {
     fn read_struct(&mut self, body: &StructType, extra: Option<(String, String)>, path: &ValuePath) -> String {
         let block = body.layout.fixed_block_size;
         let offset = if block > 0 {
-            let offset = self.local("O", "RecvCursor");
-            self.b.line(format!("RecvCursor = {offset} + {block}"));
+            let cursor = self.cursor;
+            let offset = self.local("O", cursor);
+            self.b.line(format!("{cursor} = {offset} + {block}"));
             offset
         } else {
             "0".to_string()

@@ -105,7 +105,10 @@ impl Writer<'_> {
                 let len = self.b.fresh("Length");
                 let offset = self.b.fresh("O");
                 match length.exact() {
-                    Some(n) => self.b.line(format!("local {len} = {n}")),
+                    Some(n) => {
+                        self.b.line(format!("local {len} = {n}"));
+                        self.b.line(format!("local {offset} = Allocate({len})"));
+                    }
                     None => {
                         let measure = if is_string {
                             format!("#{value}")
@@ -113,10 +116,9 @@ impl Writer<'_> {
                             format!("buffer.len({value})")
                         };
                         self.b.line(format!("local {len} = {measure}"));
-                        self.b.line(format!("WriteLength({len})"));
+                        self.reserve_with_length(&offset, &len, &len);
                     }
                 }
-                self.b.line(format!("local {offset} = Allocate({len})"));
                 if is_string {
                     self.b
                         .line(format!("buffer.writestring(SendBuffer, {offset}, {value}, {len})"));
@@ -201,18 +203,28 @@ impl Writer<'_> {
         let element = resolve(schema, element);
         let array = self.bind(value);
         let len = self.b.fresh("Length");
+        let prefixed = length.exact().is_none();
         match length.exact() {
             Some(n) => self.b.line(format!("local {len} = {n}")),
-            None => {
-                self.b.line(format!("local {len} = #{array}"));
-                self.b.line(format!("WriteLength({len})"));
-            }
+            None => self.b.line(format!("local {len} = #{array}")),
         }
+        // The length prefix and the elements' bytes in one reservation when the
+        // elements have a fixed size.
+        let reserve = |writer: &mut Self, offset: &str, bytes: &str| {
+            if prefixed {
+                writer.reserve_with_length(offset, &len, bytes);
+            } else {
+                writer.b.line(format!("local {offset} = Allocate({bytes})"));
+            }
+        };
         if matches!(element.kind, TypeKind::Boolean) {
             let offset = self.b.fresh("O");
-            self.b.line(format!("local {offset} = Allocate(({len} + 7) // 8)"));
+            reserve(self, &offset, &format!("({len} + 7) // 8"));
             self.write_packed_booleans(&array, &len, &offset);
             return;
+        }
+        if prefixed && element.layout.fixed_size.is_none_or(|size| size == 0) {
+            self.b.line(format!("WriteLength({len})"));
         }
         let item = self.b.fresh("Item");
         let position = self.b.fresh("I");
@@ -223,13 +235,21 @@ impl Writer<'_> {
                 self.b.close("end");
             }
             Some(size) => {
+                // `ipairs` walks the array part without an index computation and a
+                // bounds check per element (measured faster natively and interpreted). It
+                // stops at the first nil, never past `#array`: a hole leaves the cursor
+                // short of `Stop` and raises, as indexing the nil element did before.
                 let cursor = self.b.fresh("P");
-                self.b.line(format!("local {cursor} = Allocate({len} * {size})"));
-                self.b.open(format!("for {position} = 1, {len} do"));
-                self.b.line(format!("local {item} = {array}[{position}]"));
+                let stop = self.b.fresh("Stop");
+                reserve(self, &cursor, &format!("{len} * {size}"));
+                self.b.line(format!("local {stop} = {cursor} + {len} * {size}"));
+                self.b.open(format!("for _, {item} in ipairs({array}) do"));
                 self.write_at(element, &item, &cursor);
                 self.b.line(format!("{cursor} += {size}"));
                 self.b.close("end");
+                self.b.line(format!(
+                    "if {cursor} ~= {stop} then error(`[BlinkBlox] the array has no value at position {{{len} - ({stop} - {cursor}) // {size} + 1}}`, 2) end"
+                ));
             }
             None => {
                 self.b.open(format!("for {position} = 1, {len} do"));
@@ -239,37 +259,87 @@ impl Writer<'_> {
         }
     }
 
-    /// `boolean[]` packed 8 to a byte, written by rows of eight.
-    fn write_packed_booleans(&mut self, array: &str, len: &str, offset: &str) {
-        let full = self.b.fresh("Rows");
-        let row = self.b.fresh("Row");
-        let base = self.b.fresh("Base");
-        self.b.line(format!("local {full} = {len} // 8"));
-        self.b.open(format!("for {row} = 0, {full} - 1 do"));
-        self.b.line(format!("local {base} = {row} * 8"));
-        let terms: Vec<String> = (0..8)
-            .map(|bit| format!("(if {array}[{base} + {}] then {} else 0)", bit + 1, 1u32 << bit))
-            .collect();
+    /// `local offset`: `bytes` reserved after the LEB128 prefix of `len`, as
+    /// `WriteLength(len)` then `Allocate(bytes)` would, with lengths under 2^14 (one or
+    /// two prefix bytes) done inline in one reservation: two calls fewer per value.
+    fn reserve_with_length(&mut self, offset: &str, len: &str, bytes: &str) {
+        let at = self.b.fresh("At");
+        let stop = self.b.fresh("Stop");
+        self.b.line(format!("local {offset}: number"));
+        self.b.open(format!("if {len} < 0x4000 then"));
+        self.b.line(format!("local {at} = SendCursor"));
         self.b.line(format!(
-            "buffer.writeu8(SendBuffer, {offset} + {row}, {})",
-            terms.join(" + ")
+            "local {stop} = {at} + (if {len} < 0x80 then 1 else 2) + {bytes}"
         ));
+        self.b.line(format!("if {stop} > SendSize then Grow({stop}) end"));
+        self.b.line(format!("SendCursor = {stop}"));
+        self.b.open(format!("if {len} < 0x80 then"));
+        self.b.line(format!("buffer.writeu8(SendBuffer, {at}, {len})"));
+        self.b.line(format!("{offset} = {at} + 1"));
+        self.b.middle("else");
+        // Low seven bits with the continuation bit, then the rest: little-endian u16.
+        self.b.line(format!(
+            "buffer.writeu16(SendBuffer, {at}, {len} % 0x80 + 0x80 + {len} // 0x80 * 0x100)"
+        ));
+        self.b.line(format!("{offset} = {at} + 2"));
+        self.b.close("end");
+        self.b.middle("else");
+        self.b.line(format!("WriteLength({len})"));
+        self.b.line(format!("{offset} = Allocate({bytes})"));
+        self.b.close("end");
+    }
+
+    /// `boolean[]` packed 8 to a byte (first value in the lowest bit): 32 values a
+    /// `writeu32` (little-endian, so the same bytes as four rows of eight), then rows of
+    /// eight, then the last bits. Each value sets its bit with an `if` statement rather
+    /// than an `if` expression summed: fewer instructions, measured faster natively and
+    /// interpreted.
+    fn write_packed_booleans(&mut self, array: &str, len: &str, offset: &str) {
+        let cursor = self.b.fresh("P");
+        let index = self.b.fresh("I");
+        let word = self.b.fresh("Word");
+        self.b.line(format!("local {cursor} = {offset}"));
+        self.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
+        self.emit_boolean_bits(array, &index, &word, 32);
+        self.b.line(format!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
+        self.b.line(format!("{cursor} += 4"));
+        self.b.close("end");
+        let rows = self.b.fresh("Row");
+        self.b
+            .open(format!("for {rows} = {len} - {len} % 32 + 1, {len} - 7, 8 do"));
+        self.emit_boolean_bits(array, &rows, &word, 8);
+        self.b.line(format!("buffer.writeu8(SendBuffer, {cursor}, {word})"));
+        self.b.line(format!("{cursor} += 1"));
         self.b.close("end");
         let tail = self.b.fresh("Tail");
         self.b.line(format!("local {tail} = {len} % 8"));
         self.b.open(format!("if {tail} > 0 then"));
         let byte = self.b.fresh("Byte");
         let bit = self.b.fresh("Bit");
+        let base = self.b.fresh("Base");
         self.b.line(format!("local {byte} = 0"));
-        self.b.line(format!("local {base} = {full} * 8"));
+        self.b.line(format!("local {base} = {len} - {tail}"));
         self.b.open(format!("for {bit} = 1, {tail} do"));
         self.b.line(format!(
             "if {array}[{base} + {bit}] then {byte} += bit32.lshift(1, {bit} - 1) end"
         ));
         self.b.close("end");
-        self.b
-            .line(format!("buffer.writeu8(SendBuffer, {offset} + {full}, {byte})"));
+        self.b.line(format!("buffer.writeu8(SendBuffer, {cursor}, {byte})"));
         self.b.close("end");
+    }
+
+    /// `local word = 0` and one `if array[start + k] then word += 2^k end` per value.
+    fn emit_boolean_bits(&mut self, array: &str, start: &str, word: &str, count: u32) {
+        self.b.line(format!("local {word} = 0"));
+        for bit in 0..count {
+            let at = offset_plus(start, bit);
+            let mask = 1u64 << bit;
+            if bit == 0 {
+                self.b.line(format!("if {array}[{at}] then {word} = 1 end"));
+            } else {
+                self.b.line(format!("if {array}[{at}] then {word} += {mask} end"));
+            }
+        }
     }
 
     fn write_struct(&mut self, body: &StructType, value: &str) {
