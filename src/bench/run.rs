@@ -268,13 +268,6 @@ impl Harness {
         self.libraries.push((tool, library));
     }
 
-    fn library(&self, tool: RuntimeTool) -> Option<&Library> {
-        self.libraries
-            .iter()
-            .find(|(candidate, _)| *candidate == tool)
-            .map(|(_, library)| library)
-    }
-
     fn adapter(&self, tool: RuntimeTool) -> &str {
         self.adapters
             .iter()
@@ -386,6 +379,32 @@ fn lua_error(context: &str) -> impl Fn(mlua::Error) -> String + '_ {
     move |err| format!("{context}: {err}")
 }
 
+/// Mounts a runtime library's source (one of `libraries`) into `world` where its adapter
+/// requires it from; nothing for a tool that is not a library. A library that was not found
+/// is an error saying how to get it.
+pub(crate) fn mount_library(
+    libraries: &[(RuntimeTool, Library)],
+    tool: RuntimeTool,
+    world: &World,
+) -> Result<(), String> {
+    let Some(path) = tool.library_path() else {
+        return Ok(());
+    };
+    let library = libraries
+        .iter()
+        .find(|(candidate, _)| *candidate == tool)
+        .map(|(_, library)| library)
+        .ok_or_else(|| {
+            format!(
+                "{} is not installed: run `blinkblox bench --download --tools {}` or pass --source {}=PATH",
+                tool.display(),
+                tool.key(),
+                tool.key()
+            )
+        })?;
+    library.mount(world, path).map_err(lua_error("server set-up"))
+}
+
 fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames: u32) -> Result<RowFigures, String> {
     let event = event_of(bench);
     let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
@@ -399,17 +418,7 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
         if let Some((server_module, _)) = modules {
             server.load_module("Server", server_module).map_err(&setup)?;
         }
-        if let Some(path) = tool.library_path() {
-            let library = harness.library(tool).ok_or_else(|| {
-                format!(
-                    "{} is not installed: run `blinkblox bench --download --tools {}` or pass --source {}=PATH",
-                    tool.display(),
-                    tool.key(),
-                    tool.key()
-                )
-            })?;
-            library.mount(server, path).map_err(&setup)?;
-        }
+        mount_library(&harness.libraries, tool, server)?;
         server.load_module("Adapter", harness.adapter(tool)).map_err(&setup)?;
         server
             .exec(&format!(

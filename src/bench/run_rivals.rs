@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use crate::bench::BenchError;
 use crate::bench::library::{Library, load_tool_library};
-use crate::bench::run::{RuntimeTool, install_clock, read};
+use crate::bench::run::{RuntimeTool, install_clock, mount_library, read};
 use crate::bench::run_compiler::many_declarations_schema_for_blink;
 use crate::bench::run_scenarios::{
     Direction, Flush, ScenarioFigures, ScenarioHarness, ScenarioSpec, Schema, drive, empty_frame_cost, lua_error, spec,
@@ -186,13 +186,6 @@ impl RivalsHarness {
         }
         Err(format!("{}'s modules were not compiled for the Rivals", tool.display()))
     }
-
-    fn library(&self, tool: RuntimeTool) -> Option<&Library> {
-        self.libraries
-            .iter()
-            .find(|(candidate, _)| *candidate == tool)
-            .map(|(_, library)| library)
-    }
 }
 
 /// The 128-declaration schema of ManyEvents in zap 0.6's language, sent by the server: the
@@ -251,17 +244,7 @@ fn set_up(
         if let Some((server_module, _)) = modules {
             server.load_module("Server", server_module).map_err(&setup)?;
         }
-        if let Some(path) = tool.library_path() {
-            let library = harness.library(tool).ok_or_else(|| {
-                format!(
-                    "{} is not installed: run `blinkblox bench --download --tools {}` or pass --source {}=PATH",
-                    tool.display(),
-                    tool.key(),
-                    tool.key()
-                )
-            })?;
-            library.mount(server, path).map_err(&setup)?;
-        }
+        mount_library(&harness.libraries, tool, server)?;
         server.load_module("RivalsAdapter", adapter).map_err(&setup)?;
         server.load_module("Rivals", &harness.driver).map_err(&setup)?;
         match spec.direction {
