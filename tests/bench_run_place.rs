@@ -168,6 +168,20 @@ fn the_place_round_trips_with_the_harness_tools_and_runners() {
     let client = at(&dom, "StarterPlayer.StarterPlayerScripts.BenchmarkClient");
     assert_eq!(client.class, "LocalScript");
     assert!(source(client).contains("Heartbeat"));
+
+    // The Probe bench: its shared module and its two runners, each the harness file as it is.
+    let harness_file = |name: &str| std::fs::read_to_string(bench_dir.join("harness").join(name)).expect("read");
+    assert_eq!(at(&dom, &format!("{harness}.Probe")).class, "ModuleScript");
+    assert_eq!(
+        source(at(&dom, &format!("{harness}.Probe"))),
+        harness_file("probe.luau")
+    );
+    let server_probe = at(&dom, "ServerScriptService.BenchmarkProbe");
+    assert_eq!(server_probe.class, "Script");
+    assert_eq!(source(server_probe), harness_file("probe_server.luau"));
+    let client_probe = at(&dom, "StarterPlayer.StarterPlayerScripts.BenchmarkProbe");
+    assert_eq!(client_probe.class, "LocalScript");
+    assert_eq!(source(client_probe), harness_file("probe_client.luau"));
 }
 
 /// zap's binary, found through `--source`, compiles Definition.zap into the place's
@@ -369,4 +383,206 @@ fn performance_compares_with_blinks_compiler_when_its_source_is_given() {
         assert!(row[3].ends_with('×'), "{row:?}");
     }
     assert!(report.contains("from `"), "a --source checkout is named: {report}");
+}
+
+/// The place `bench --place` builds, decoded, and a simulation with one client holding its
+/// ModuleScripts, as Studio would (the runner scripts are spawned by each test).
+fn place_in_simulation() -> (tempfile::TempDir, WeakDom, blinkblox::runtime::Simulation) {
+    use blinkblox::runtime::{Mode, Simulation};
+    let (temp, _bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
+    let out = temp.path().join("Bench.rbxl");
+    let output = bench(temp.path(), &["--place", out.to_str().expect("utf-8")]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let dom =
+        rbx_binary::from_reader(std::io::BufReader::new(std::fs::File::open(&out).expect("open"))).expect("decode");
+    let sim = Simulation::new(Mode::Native, 1).expect("simulation");
+    for (path, text) in module_scripts(&dom) {
+        let path = path.strip_prefix("DataModel.").unwrap_or(&path).to_string();
+        sim.server().create_module_script(&path, &text).expect(&path);
+    }
+    (temp, dom, sim)
+}
+
+/// Spawns runner scripts of the place, given as (server Script in ServerScriptService,
+/// LocalScript in StarterPlayerScripts): the servers first, then, a frame later as a player
+/// joins after the server has started, the clients.
+fn start_runners(dom: &WeakDom, sim: &mut blinkblox::runtime::Simulation, runners: &[(&str, &str)]) {
+    for (server, _) in runners {
+        sim.server()
+            .spawn(source(at(dom, &format!("ServerScriptService.{server}"))))
+            .expect(server);
+    }
+    sim.step().expect("step");
+    for (_, client) in runners {
+        sim.client(0)
+            .expect("client")
+            .spawn(source(at(dom, &format!("StarterPlayer.StarterPlayerScripts.{client}"))))
+            .expect(client);
+    }
+}
+
+/// The probe's runners: ServerScriptService.BenchmarkProbe and StarterPlayerScripts.BenchmarkProbe.
+const PROBE: (&str, &str) = ("BenchmarkProbe", "BenchmarkProbe");
+
+/// Steps until the server prints `[probe] finished` or `max_frames` have passed; returns the
+/// server's `[probe]` lines, the last being that one.
+fn finish_probe(sim: &mut blinkblox::runtime::Simulation, max_frames: usize) -> Vec<String> {
+    for _ in 0..max_frames {
+        if sim.server().prints().iter().any(|line| line == "[probe] finished") {
+            break;
+        }
+        sim.step().expect("step");
+    }
+    for world in sim.worlds() {
+        assert!(world.errors().is_empty(), "{:?}", world.errors());
+    }
+    let prints: Vec<String> = sim
+        .server()
+        .prints()
+        .into_iter()
+        .filter(|line| line.starts_with("[probe]"))
+        .collect();
+    assert_eq!(
+        prints.last().map(String::as_str),
+        Some("[probe] finished"),
+        "within {max_frames} frames: {prints:?}"
+    );
+    prints
+}
+
+fn set_attributes(sim: &blinkblox::runtime::Simulation, code: &str) {
+    sim.server().exec(code).expect("attributes");
+}
+
+/// With the mock's unreliable limit at 1000 bytes the probe finds exactly 1000 bytes both ways,
+/// every try of it delivered and none of the next size of the sweep.
+#[test]
+fn the_probe_finds_the_mocks_unreliable_limit_in_both_directions() {
+    let (_temp, dom, mut sim) = place_in_simulation();
+    set_attributes(
+        &sim,
+        "local storage = game:GetService('ReplicatedStorage')
+         storage:SetAttribute('BlinkBloxMockUnreliableLimit', 1000)
+         storage.Benchmark:SetAttribute('ProbeSendsPerFrame', 16)
+         storage.Benchmark:SetAttribute('ProbeGraceFrames', 2)",
+    );
+    start_runners(&dom, &mut sim, &[PROBE]);
+    let prints = finish_probe(&mut sim, 400);
+    assert!(
+        prints[0].starts_with("[probe] sizes are the payload buffer's length (buffer.len"),
+        "{prints:?}"
+    );
+    assert!(prints[0].contains("3 tries each, 16 sends a frame"), "{prints:?}");
+    for direction in ["server→client", "client→server"] {
+        for expected in [
+            format!("[probe] largest unreliable payload delivered {direction}: 1000 bytes (3 of 3 tries at that size)"),
+            format!("[probe] {direction}: nothing of 1004 bytes or more arrived (0 of 3 tries at 1004 bytes)"),
+        ] {
+            assert!(prints.contains(&expected), "{expected} in {prints:?}");
+        }
+    }
+    // Nothing is lost below the limit in the mock, and the two directions come in order.
+    assert!(!prints.iter().any(|line| line.contains("lost tries")), "{prints:?}");
+    let position = |text: &str| prints.iter().position(|line| line.contains(text)).expect(text);
+    assert!(position("delivered server→client") < position("delivered client→server"));
+}
+
+/// Without a limit (the mock's default) the top of the sweep arrives and the probe says it found
+/// no limit; the default pacing (2 sends a frame, 60 grace frames) is used.
+#[test]
+fn the_probe_without_a_limit_reports_the_top_of_its_sweep() {
+    let (_temp, dom, mut sim) = place_in_simulation();
+    start_runners(&dom, &mut sim, &[PROBE]);
+    let prints = finish_probe(&mut sim, 1000);
+    assert!(prints[0].contains("2 sends a frame"), "{prints:?}");
+    for direction in ["server→client", "client→server"] {
+        for expected in [
+            format!("[probe] largest unreliable payload delivered {direction}: 4000 bytes (3 of 3 tries at that size)"),
+            format!("[probe] {direction}: no limit found: the top of the sweep (4000 bytes) arrived"),
+        ] {
+            assert!(prints.contains(&expected), "{expected} in {prints:?}");
+        }
+    }
+}
+
+/// In the place both runner pairs start together: the probe waits for the benchmark's
+/// BenchmarkDone, so that neither disturbs the other, then runs.
+#[test]
+fn the_probe_waits_for_the_benchmark_to_finish() {
+    let (_temp, dom, mut sim) = place_in_simulation();
+    set_attributes(
+        &sim,
+        "local storage = game:GetService('ReplicatedStorage')
+         storage:SetAttribute('BlinkBloxMockUnreliableLimit', 900)
+         storage.Benchmark:SetAttribute('Frames', 1)
+         storage.Benchmark:SetAttribute('ProbeSendsPerFrame', 32)
+         storage.Benchmark:SetAttribute('ProbeGraceFrames', 1)
+         -- The runner scripts of the place, as Studio has them (the probe looks for this one).
+         Instance.new('Script', game:GetService('ServerScriptService')).Name = 'BenchmarkServer'",
+    );
+    start_runners(&dom, &mut sim, &[("BenchmarkServer", "BenchmarkClient"), PROBE]);
+    let prints = finish_probe(&mut sim, 400);
+    assert_eq!(
+        prints[0],
+        "[probe] waiting for the benchmark to finish (disable ServerScriptService.BenchmarkServer to probe alone)"
+    );
+    let server_prints = sim.server().prints();
+    let finished = |line: &str| server_prints.iter().position(|p| p == line).expect(line);
+    assert!(finished("[benchmark] finished") < finished("[probe] finished"));
+    let sweep = server_prints
+        .iter()
+        .position(|p| p.starts_with("[probe] sizes are"))
+        .expect("the sweep's line");
+    assert!(finished("[benchmark] finished") < sweep, "{server_prints:?}");
+    for direction in ["server→client", "client→server"] {
+        let expected =
+            format!("[probe] largest unreliable payload delivered {direction}: 900 bytes (3 of 3 tries at that size)");
+        assert!(prints.contains(&expected), "{expected} in {prints:?}");
+    }
+}
+
+#[test]
+fn bench_probe_says_it_runs_in_studio_and_how() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
+    let output = bench(temp.path(), &["Probe"]);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("runs only in Roblox Studio"), "{err}");
+    assert!(err.contains("--place OUT.rbxl") && err.contains("--studio"), "{err}");
+    assert!(err.contains("[probe] largest unreliable payload delivered"), "{err}");
+    assert!(!bench_dir.join("Benchmarks.md").exists(), "nothing was run: {err}");
+
+    // With --place it builds the place holding the probe, and runs nothing else.
+    let out = temp.path().join("Probe.rbxl");
+    let output = bench(temp.path(), &["probe", "--place", out.to_str().expect("utf-8")]);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(err.contains("the Probe bench is in the place"), "{err}");
+    assert!(!bench_dir.join("Benchmarks.md").exists(), "{err}");
+    let dom =
+        rbx_binary::from_reader(std::io::BufReader::new(std::fs::File::open(&out).expect("open"))).expect("decode");
+    assert_eq!(at(&dom, "ServerScriptService.BenchmarkProbe").class, "Script");
+
+    // Named with other benches, it is in the report's Not run with the same directions.
+    let output = bench(
+        temp.path(),
+        &["Tiny", "Probe", "--native", "--frames", "1", "--tools", "blink"],
+    );
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    let line = report
+        .lines()
+        .find(|line| line.starts_with("- Probe: "))
+        .unwrap_or_else(|| panic!("no Probe line:\n{report}"));
+    assert!(
+        line.contains("only in Roblox Studio") && line.contains("--place OUT.rbxl"),
+        "{line}"
+    );
+    assert!(line.contains("BenchmarkProbe") && line.contains("--studio"), "{line}");
 }

@@ -3,14 +3,18 @@
 //! `rbx_binary`; `--studio` runs it through `run-in-roblox` where that and Studio exist.
 //!
 //! Layout:
-//! - `ReplicatedStorage.Benchmark.Harness`: Payloads, BenchClient, BenchServer (ModuleScripts)
-//!   and `Adapters` (one ModuleScript per tool);
+//! - `ReplicatedStorage.Benchmark.Harness`: Payloads, BenchClient, BenchServer, Probe
+//!   (ModuleScripts) and `Adapters` (one ModuleScript per tool);
 //! - `ReplicatedStorage.Benchmark.Tools.<tool>`: `blink`, `upstream` and `zap` hold their
 //!   generated Server and Client modules (zap's from its binary, when one was found), `handwritten` the floor, and every other folder of
 //!   `benchmark/tools/` its source tree (`init.luau` makes its folder a ModuleScript, as Rojo
 //!   does);
 //! - `ServerScriptService.BenchmarkServer` (Script) and
-//!   `StarterPlayer.StarterPlayerScripts.BenchmarkClient` (LocalScript): the runners.
+//!   `StarterPlayer.StarterPlayerScripts.BenchmarkClient` (LocalScript): the runners;
+//! - `ServerScriptService.BenchmarkProbe` (Script) and
+//!   `StarterPlayer.StarterPlayerScripts.BenchmarkProbe` (LocalScript): the Probe bench, which
+//!   measures how large an unreliable payload Roblox delivers each way and starts once the
+//!   benchmark has finished (it can only run in Studio: the embedded runtime is not Roblox).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,6 +36,27 @@ pub struct PlaceSummary {
     pub tools: Vec<String>,
     /// Notes for the user (a tool left out, and why).
     pub notes: Vec<String>,
+}
+
+/// Why `blinkblox bench` does not run the Probe bench, and how to run it (the report's "Not
+/// run" line).
+pub const PROBE_IN_STUDIO: &str = "measures how large an unreliable payload Roblox itself delivers, so it runs only \
+     in Roblox Studio, not in the embedded runtime: the place that `blinkblox bench --place OUT.rbxl` builds holds it \
+     (ServerScriptService.BenchmarkProbe and StarterPlayerScripts.BenchmarkProbe, run after the benches); open it in \
+     Studio and press Play (F5), or run `blinkblox bench --studio`, and read the `[probe]` lines in the Output";
+
+/// What `blinkblox bench Probe` says when it is not also asked for the place.
+pub fn probe_needs_studio() -> BenchError {
+    BenchError::new(
+        "the Probe bench runs only in Roblox Studio: it measures how large an unreliable payload Roblox itself \
+         delivers, which the embedded runtime cannot tell",
+    )
+    .with_help(
+        "build the place that holds it with `blinkblox bench --place OUT.rbxl`, open it in Studio and press Play \
+         (F5), or run `blinkblox bench --studio`; after the benches the server prints `[probe] largest unreliable \
+         payload delivered server→client: N bytes (M of K tries at that size)`, the same client→server, and \
+         `[probe] finished` (disable ServerScriptService.BenchmarkServer to run the probe alone)",
+    )
 }
 
 /// How deep a downloaded tool's folders may nest in the place.
@@ -122,6 +147,7 @@ pub fn build_place(
         .with_child(module("Payloads", read(&harness_dir.join("payloads.luau"))?))
         .with_child(module("BenchClient", read(&harness_dir.join("client.luau"))?))
         .with_child(module("BenchServer", read(&harness_dir.join("server.luau"))?))
+        .with_child(module("Probe", read(&harness_dir.join("probe.luau"))?))
         .with_child(adapters);
 
     let mut tools = folder("Tools");
@@ -204,6 +230,12 @@ pub fn build_place(
     let client_runner = InstanceBuilder::new("LocalScript")
         .with_name("BenchmarkClient")
         .with_property("Source", Variant::String(read(&harness_dir.join("place_client.luau"))?));
+    let server_probe = InstanceBuilder::new("Script")
+        .with_name("BenchmarkProbe")
+        .with_property("Source", Variant::String(read(&harness_dir.join("probe_server.luau"))?));
+    let client_probe = InstanceBuilder::new("LocalScript")
+        .with_name("BenchmarkProbe")
+        .with_property("Source", Variant::String(read(&harness_dir.join("probe_client.luau"))?));
 
     let mut dom = WeakDom::new(InstanceBuilder::new("DataModel"));
     let root = dom.root_ref();
@@ -217,7 +249,8 @@ pub fn build_place(
         root,
         InstanceBuilder::new("ServerScriptService")
             .with_name("ServerScriptService")
-            .with_child(server_runner),
+            .with_child(server_runner)
+            .with_child(server_probe),
     );
     dom.insert(
         root,
@@ -226,7 +259,8 @@ pub fn build_place(
             .with_child(
                 InstanceBuilder::new("StarterPlayerScripts")
                     .with_name("StarterPlayerScripts")
-                    .with_child(client_runner),
+                    .with_child(client_runner)
+                    .with_child(client_probe),
             ),
     );
     dom.insert(root, InstanceBuilder::new("Workspace").with_name("Workspace"));
@@ -256,7 +290,9 @@ fn on_path(program: &str) -> bool {
 pub fn run_in_studio(place: &Path) -> Result<(), BenchError> {
     let how = format!(
         "open `{}` in Roblox Studio and press Play (F5): the client prints each bench's fire and flush times \
-         and the server what it received, prefixed `[benchmark]`; or install run-in-roblox \
+         and the server what it received, prefixed `[benchmark]`; then the server prints the Probe's \
+         `[probe] largest unreliable payload delivered server→client: N bytes …`, the same client→server, \
+         and `[probe] finished`; or install run-in-roblox \
          (`rokit add rojo-rbx/run-in-roblox`) on Windows or macOS with Studio and run \
          `run-in-roblox --place {} --script benchmark/harness/place_server.luau`",
         place.display(),

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::bench::BenchError;
 use crate::bench::library::{installed_entry, load_tool_library, tool_dir};
 use crate::bench::lock::write_atomically;
+use crate::bench::place::PROBE_IN_STUDIO;
 use crate::bench::report::{Report, RunContext, cpu_model, os_description, today};
 use crate::bench::run::{
     Harness, ROBLOX_MAX_FRAMES, RUNTIME_BENCHES, RuntimePlan, RuntimeRow, RuntimeTool, definition_path, run_runtime,
@@ -23,11 +24,9 @@ use crate::bench::run_zap::{compile_with_zap, find_zap, one_line, zap_version};
 use crate::bench::tools::ToolsFile;
 use crate::runtime::Mode;
 
-/// The groups of the seed page that this version does not run yet, with why.
-const GROUPS_NOT_BUILT: [(&str, &str); 1] = [(
-    "Probe",
-    "measures what Roblox itself delivers; it needs Studio, not the embedded runtime",
-)];
+/// The groups of the seed page that `--run` does not run, with why: Probe measures Roblox
+/// itself, so it is built into the Studio place (`--place`, `--studio`) instead.
+const GROUPS_STUDIO_ONLY: [(&str, &str); 1] = [("Probe", PROBE_IN_STUDIO)];
 
 /// What `--run` was asked for.
 #[derive(Clone, Debug)]
@@ -76,7 +75,7 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
             scenarios: SCENARIOS.to_vec(),
             rivals: RIVALS.to_vec(),
             performance: true,
-            not_run: GROUPS_NOT_BUILT
+            not_run: GROUPS_STUDIO_ONLY
                 .iter()
                 .map(|(group, why)| (group.to_string(), why.to_string()))
                 .collect(),
@@ -109,7 +108,7 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
             {
                 selection.rivals.push(rival);
             }
-        } else if let Some((group, why)) = GROUPS_NOT_BUILT
+        } else if let Some((group, why)) = GROUPS_STUDIO_ONLY
             .iter()
             .find(|(group, _)| group.eq_ignore_ascii_case(name))
         {
@@ -125,7 +124,7 @@ fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
                         "the benches are {}; the scenarios are {}; the groups are Runtime, Performance, Scenarios, Rivals, {}",
                         RUNTIME_BENCHES.join(", "),
                         SCENARIOS.join(", "),
-                        GROUPS_NOT_BUILT.map(|(group, _)| group).join(", ")
+                        GROUPS_STUDIO_ONLY.map(|(group, _)| group).join(", ")
                     )),
                 );
             }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::bench::BenchError;
 use crate::bench::download::HttpOptions;
 use crate::bench::install::{self, DownloadOptions, Outcome};
-use crate::bench::place::{build_place, run_in_studio};
+use crate::bench::place::{build_place, probe_needs_studio, run_in_studio};
 use crate::bench::resolve::Endpoints;
 use crate::bench::run_suite::{SuiteOptions, run_suite};
 use crate::bench::run_upstream::upstream_dir;
@@ -73,6 +73,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "OUT.rbxl")]
     pub place: Option<PathBuf>,
     /// Build the place (benchmark/Benchmark.rbxl unless --place) and run it in Studio through run-in-roblox.
+    /// After the benches its Probe prints `[probe] largest unreliable payload delivered server→client: N bytes
+    /// (M of K tries at that size)`, the same client→server, and `[probe] finished` (sizes are buffer lengths).
     #[arg(long)]
     pub studio: bool,
     /// Write the report here instead of benchmark/Benchmarks.md.
@@ -95,13 +97,20 @@ fn parse_source(text: &str) -> Result<(String, PathBuf), String> {
 
 pub fn run(args: BenchArgs) -> ExitCode {
     let wants_place = args.place.is_some() || args.studio;
-    let wants_run = args.run
-        || !(args.download || args.update || wants_place)
-        || !args.names.is_empty()
-        || args.frames.is_some()
-        || args.native
-        || args.interpreted
-        || args.local;
+    // Probe measures Roblox itself: it is in the Studio place, and a `--run` cannot do it.
+    let probe_only = !args.names.is_empty() && args.names.iter().all(|name| name.trim().eq_ignore_ascii_case("probe"));
+    if probe_only && !wants_place {
+        eprintln!("error: {}", probe_needs_studio());
+        return ExitCode::from(EXIT_USER_ERROR);
+    }
+    let wants_run = !probe_only
+        && (args.run
+            || !(args.download || args.update || wants_place)
+            || !args.names.is_empty()
+            || args.frames.is_some()
+            || args.native
+            || args.interpreted
+            || args.local);
     let wants_download = args.download || args.update;
     if wants_download && wants_run {
         // Checked before downloading so that nothing is fetched for a run that cannot happen.
@@ -127,6 +136,13 @@ pub fn run(args: BenchArgs) -> ExitCode {
         if let Err(err) = place(&args) {
             eprintln!("error: {err}");
             return ExitCode::from(EXIT_USER_ERROR);
+        }
+        if probe_only && !args.studio {
+            eprintln!(
+                "{:>12} the Probe bench is in the place (BenchmarkProbe): open it in Roblox Studio and press Play (F5); \
+                 the server prints its `[probe]` lines after the benches",
+                "Note"
+            );
         }
         if !wants_run {
             return ExitCode::SUCCESS;
