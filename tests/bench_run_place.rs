@@ -292,24 +292,7 @@ fn module_scripts(dom: &WeakDom) -> Vec<(String, String)> {
 
 #[test]
 fn the_place_runners_run_in_the_embedded_runtime() {
-    use blinkblox::runtime::{Mode, Simulation};
-    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
-    let out = temp.path().join("Bench.rbxl");
-    let output = bench(temp.path(), &["--place", out.to_str().expect("utf-8")]);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let dom =
-        rbx_binary::from_reader(std::io::BufReader::new(std::fs::File::open(&out).expect("open"))).expect("decode");
-
-    let mut sim = Simulation::new(Mode::Native, 1).expect("simulation");
-    for (path, text) in module_scripts(&dom) {
-        let path = path.strip_prefix("DataModel.").unwrap_or(&path).to_string();
-        sim.server().create_module_script(&path, &text).expect(&path);
-    }
+    let (_temp, dom, mut sim) = place_in_simulation();
     sim.server()
         .exec("game:GetService('ReplicatedStorage').Benchmark:SetAttribute('Frames', 2)")
         .expect("frames");
@@ -350,7 +333,6 @@ fn the_place_runners_run_in_the_embedded_runtime() {
             .any(|p| p == "[benchmark] server received 4000 events for blink/Booleans"),
         "{server_prints:?}"
     );
-    drop(bench_dir);
 }
 
 #[test]
