@@ -13,9 +13,15 @@ use crate::project::ProjectError;
 pub const LOCKFILE_NAME: &str = "blinkblox.lock";
 pub const FORMAT_VERSION: i64 = 1;
 
-/// The compiler identity recorded in (and checked against) the lockfile.
+/// The compiler identity recorded in (and checked against) the lockfile: the version and a
+/// fingerprint of the sources that decide the generated code (build.rs), so two builds of one
+/// version that generate different modules never take each other's outputs as up to date.
 pub fn compiler_version() -> String {
-    format!("blinkblox {}", env!("CARGO_PKG_VERSION"))
+    format!(
+        "blinkblox {}+generator.{}",
+        env!("CARGO_PKG_VERSION"),
+        env!("BLINKBLOX_GENERATOR_FINGERPRINT")
+    )
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -229,6 +235,16 @@ impl Lockfile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_compiler_names_its_version_and_its_generator() {
+        let compiler = compiler_version();
+        let fingerprint = compiler
+            .strip_prefix(&format!("blinkblox {}+generator.", env!("CARGO_PKG_VERSION")))
+            .unwrap_or_else(|| panic!("{compiler}"));
+        assert_eq!(fingerprint.len(), 12, "{compiler}");
+        assert!(fingerprint.chars().all(|c| c.is_ascii_hexdigit()), "{compiler}");
+    }
 
     fn sample() -> Lockfile {
         let mut options = BTreeMap::new();
