@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-/// The folders, relative to the crate root, whose files decide the generated modules.
+/// The folders, relative to the crate root, whose `.rs` and `.luau` files decide the generated
+/// modules (a comment or a unit test there changes the fingerprint too: it errs on the side of
+/// calling outputs stale).
 const GENERATOR_SOURCES: [&str; 2] = ["src/schema", "src/codegen"];
 
 fn collect_files(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -15,7 +17,11 @@ fn collect_files(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry?.path();
         if path.is_dir() {
             collect_files(&path, files)?;
-        } else {
+        } else if path
+            .extension()
+            .is_some_and(|extension| extension == "rs" || extension == "luau")
+        {
+            // Only sources: an editor's swap file must not make a tree fingerprint differently.
             files.push(path);
         }
     }

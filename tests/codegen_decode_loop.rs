@@ -68,6 +68,44 @@ fn a_listener_error_then_a_malformed_record_is_still_malformed() {
     }
 }
 
+/// A Sync listener that yields leaves its packet mid-listener; the next packet's
+/// malformed record must still be a drop (counted, its hooks told), not taken for that
+/// listener's error and resumed at an offset of the earlier packet.
+#[test]
+fn a_malformed_packet_after_a_yielding_listener_is_still_a_drop() {
+    let modules = compile(SCHEMA);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.server()
+            .exec(
+                r#"
+                local Net = require("Net")
+                shared.Got = {}
+                Net.A.On(function(_, v) table.insert(shared.Got, "A" .. v) if v == 1 then task.wait(10) end end)
+                "#,
+            )
+            .expect("listeners");
+        // A(1) yields in its listener; A(2) after it is left undelivered.
+        inject(&mut sim, vec![0, 1, 0, 2]);
+        sim.steps(2).expect("steps");
+        // B(9) is out of range: a malformed packet.
+        inject(&mut sim, vec![1, 9]);
+        sim.steps(2).expect("steps");
+        let got: Vec<String> = sim.server().eval("return shared.Got").expect("eval");
+        assert_eq!(got, ["A1"], "{mode:?}");
+        let malformed: u32 = sim
+            .server()
+            .eval(
+                r#"
+                local Counts = require("Net").GetDropCounts(game:GetService("Players"):GetPlayers()[1])
+                return Counts.Malformed or 0
+                "#,
+            )
+            .expect("counts");
+        assert_eq!(malformed, 1, "{mode:?}: {:?}", sim.server().errors());
+    }
+}
+
 #[test]
 fn a_listener_that_disconnects_leaves_the_rest_of_the_packet_queued_in_order() {
     let modules = compile(SCHEMA);
