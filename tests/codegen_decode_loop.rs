@@ -27,6 +27,20 @@ fn inject(sim: &mut blinkblox::runtime::Simulation, packet: Vec<u8>) {
     .expect("inject");
 }
 
+/// The first player's packets dropped as malformed, and dropped for any reason.
+fn drop_counts(sim: &blinkblox::runtime::Simulation) -> (u32, u32) {
+    sim.server()
+        .eval(
+            r#"
+            local Counts = require("Net").GetDropCounts(game:GetService("Players"):GetPlayers()[1])
+            local Total = 0
+            for _, Count in Counts do Total += Count end
+            return Counts.Malformed or 0, Total
+            "#,
+        )
+        .expect("counts")
+}
+
 #[test]
 fn a_listener_error_then_a_malformed_record_is_still_malformed() {
     let modules = compile(SCHEMA);
@@ -53,17 +67,7 @@ fn a_listener_error_then_a_malformed_record_is_still_malformed() {
             !errors.iter().any(|e| e.contains("out of range")),
             "{mode:?}: the malformed record is a drop, not a listener error: {errors:?}"
         );
-        let (malformed, total): (u32, u32) = sim
-            .server()
-            .eval(
-                r#"
-                local Counts = require("Net").GetDropCounts(game:GetService("Players"):GetPlayers()[1])
-                local Total = 0
-                for _, Count in Counts do Total += Count end
-                return Counts.Malformed or 0, Total
-                "#,
-            )
-            .expect("counts");
+        let (malformed, total) = drop_counts(&sim);
         assert_eq!((malformed, total), (1, 1), "{mode:?}");
     }
 }
@@ -93,15 +97,7 @@ fn a_malformed_packet_after_a_yielding_listener_is_still_a_drop() {
         sim.steps(2).expect("steps");
         let got: Vec<String> = sim.server().eval("return shared.Got").expect("eval");
         assert_eq!(got, ["A1"], "{mode:?}");
-        let malformed: u32 = sim
-            .server()
-            .eval(
-                r#"
-                local Counts = require("Net").GetDropCounts(game:GetService("Players"):GetPlayers()[1])
-                return Counts.Malformed or 0
-                "#,
-            )
-            .expect("counts");
+        let (malformed, _) = drop_counts(&sim);
         assert_eq!(malformed, 1, "{mode:?}: {:?}", sim.server().errors());
     }
 }

@@ -514,7 +514,7 @@ fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames
 }
 
 /// The most steps a client's set-up may wait for the server (a library's handshake).
-const CLIENT_SETUP_STEPS: u32 = 30;
+pub(crate) const CLIENT_SETUP_STEPS: u32 = 30;
 
 /// Steps until the client's set-up thread has built `shared.BenchFrame`, and returns it.
 fn await_client_frame(sim: &mut Simulation) -> Result<mlua::Function, String> {
@@ -530,8 +530,14 @@ fn await_client_frame(sim: &mut Simulation) -> Result<mlua::Function, String> {
         }
         sim.step().map_err(lua_error("waiting for the client's set-up"))?;
     }
+    Err(client_setup_timed_out(sim))
+}
+
+/// Why a client's adapter never became ready: the frames waited and the first warnings
+/// the worlds printed (an adapter waiting for something usually warns about it).
+pub(crate) fn client_setup_timed_out(sim: &Simulation) -> String {
     let warnings: Vec<String> = sim.worlds().flat_map(|world| world.warnings()).take(3).collect();
-    Err(format!(
+    format!(
         "client set-up: the adapter's client did not finish within {CLIENT_SETUP_STEPS} frames \
          (is it waiting for something the server never sends?){}",
         if warnings.is_empty() {
@@ -539,7 +545,7 @@ fn await_client_frame(sim: &mut Simulation) -> Result<mlua::Function, String> {
         } else {
             format!("; warnings: {}", warnings.join(" | "))
         }
-    ))
+    )
 }
 
 /// `shared.BenchClock()`: seconds of the thread's CPU time, which the client harness times

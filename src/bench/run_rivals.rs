@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use crate::bench::BenchError;
 use crate::bench::library::{Library, load_tool_library};
-use crate::bench::run::{RuntimeTool, install_clock, mount_library, read};
+use crate::bench::run::{CLIENT_SETUP_STEPS, RuntimeTool, client_setup_timed_out, install_clock, mount_library, read};
 use crate::bench::run_compiler::many_declarations_schema_for_blink;
 use crate::bench::run_scenarios::{
     Direction, Flush, ScenarioFigures, ScenarioHarness, ScenarioSpec, Schema, drive, empty_frame_cost, lua_error, spec,
@@ -41,9 +41,6 @@ pub const RIVALS: [&str; 7] = [
 
 /// The number of declarations ManyEvents spreads its events over.
 const DECLARATIONS: usize = 128;
-
-/// The most steps the clients' set-up may wait for the server (a library's handshake).
-const CLIENT_SETUP_STEPS: u32 = 30;
 
 /// Whether a tool takes part in the Rivals (the hand-written floor and plain remotes do not:
 /// the floor covers the runtime benches' events only, and plain remotes are the runtime
@@ -317,16 +314,7 @@ fn await_clients(sim: &mut Simulation, spec: ScenarioSpec) -> Result<(), String>
         }
         sim.step().map_err(lua_error("waiting for the clients' set-up"))?;
     }
-    let warnings: Vec<String> = sim.worlds().flat_map(|world| world.warnings()).take(3).collect();
-    Err(format!(
-        "client set-up: the adapter's client did not finish within {CLIENT_SETUP_STEPS} frames \
-         (is it waiting for something the server never sends?){}",
-        if warnings.is_empty() {
-            String::new()
-        } else {
-            format!("; warnings: {}", warnings.join(" | "))
-        }
-    ))
+    Err(client_setup_timed_out(sim))
 }
 
 fn measure(harness: &RivalsHarness, scenario: &str, tool: RuntimeTool, mode: Mode, frames: u32) -> RivalOutcome {
