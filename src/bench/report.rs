@@ -595,12 +595,16 @@ is in the decode figures.
 these three events, with the same wire format and the checks a server needs (a pcall per packet, every \
 count against its bound and the bytes left before allocating). It is the floor generated code is measured \
 against, not a tool to prefer. It uses the same techniques as the generated code where a careful \
-programmer would (a boolean array read by lookup rows or bit tests, whichever this machine runs faster; \
-32 booleans a `writeu32`), so matching it is not matching a slow baseline.
-- **A boolean array is read two ways.** Natively compiled, testing a byte's eight bits is fastest; \
-interpreted, copying one of 256 prepared rows with `table.move` is. Code cannot ask which mode runs it, \
-so BlinkBlox's module times both once, the first time it reads a `boolean[]` (in the untimed frames here), \
-and keeps the faster: the two columns of a Booleans row each show that mode's choice.
+programmer would (32 booleans a `writeu32`; and, whichever this machine runs faster, a boolean array \
+read by lookup rows or bit tests, written by `table.move` into a word or in place, Entities read by \
+`string.byte` or `buffer.readu8`), so matching it is not matching a slow baseline.
+- **Three things are done two ways.** Natively compiled, inline operations are fastest: a byte's eight \
+bits tested, booleans tested where they are, struct fields read with `buffer.readu8`. Interpreted, one \
+builtin call doing a row of work in C is: one of 256 prepared boolean rows copied with `table.move`, 32 \
+booleans moved into one table and tested at constant positions, a struct's run of u8 fields returned by \
+one `string.byte` on a copy of the packet. Code cannot ask which mode runs it, so BlinkBlox's module \
+times one such pair once, the first time it needs to know (in the untimed frames here), and keeps the \
+answer: the native and interpreted columns each show that mode's choice.
 - **Blink, zap and the libraries are as their authors ship them**, with only the limits that would stop a \
 thousand events a frame lifted (`benchmark/tools.toml`'s patches); Blink's and zap's modules come from \
 their own compilers on the same schema in their language.

@@ -23,6 +23,7 @@ pub mod decode;
 pub mod module;
 pub mod naming;
 pub mod read;
+mod read_bytes;
 pub mod server;
 pub mod streams;
 pub mod types;
@@ -35,6 +36,10 @@ use crate::schema::model::{Schema, Type, TypeKind};
 use naming::{is_identifier, string_literal};
 
 /// Follows `Named` references to the type they stand for.
+/// Opens the branch of a reader or writer's interpreted form (prelude `DetectInterpreted`:
+/// timed once, on first use).
+pub const IF_INTERPRETED: &str = "if Interpreted or (Interpreted == nil and DetectInterpreted()) then";
+
 pub fn resolve<'a>(schema: &'a Schema, ty: &'a Type) -> &'a Type {
     let mut current = ty;
     // Named types cannot be recursive; the bound only guards a malformed model.

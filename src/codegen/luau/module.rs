@@ -221,6 +221,7 @@ impl<'a> ModuleGen<'a> {
             allow_non_finite: self.schema.options.allow_non_finite,
             cursor: "RecvCursor",
             size: "RecvSize",
+            byte_runs: Default::default(),
         }
     }
 

@@ -19,8 +19,9 @@ use std::cell::Cell;
 use super::builder::CodeBuilder;
 use super::check::range_condition;
 use super::naming::{string_literal, table_key};
+use super::read_bytes::ByteRuns;
 use super::write::{offset_plus, tag_bytes};
-use super::{Lookups, ValuePath, resolve};
+use super::{IF_INTERPRETED, Lookups, ValuePath, resolve};
 use crate::schema::wire::optional_has_flag;
 
 thread_local! {
@@ -76,6 +77,9 @@ pub struct Reader<'a> {
     pub cursor: &'static str,
     /// The variable holding the end of the packet: `RecvSize`, or the loop's `Size`.
     pub size: &'static str,
+    /// Inside one of the two loops of an array of structs with byte runs
+    /// (`read_bytes.rs`): which one.
+    pub byte_runs: ByteRuns,
 }
 
 impl Reader<'_> {
@@ -288,7 +292,6 @@ impl Reader<'_> {
             return self.read_packed_booleans(&len, &offset);
         }
         let array = self.b.fresh("Array");
-        let position = self.b.fresh("I");
         match element.layout.fixed_size {
             Some(size) if size > 0 => {
                 self.need_bytes(&format!("{len} * {size}"));
@@ -296,13 +299,10 @@ impl Reader<'_> {
                 let cursor = self.local("P", at);
                 self.b.line(format!("{at} = {cursor} + {len} * {size}"));
                 self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
-                self.b.open(format!("for {position} = 1, {len} do"));
-                let item = self.read_at(element, &cursor, &item_path);
-                self.b.line(format!("{array}[{position}] = {item}"));
-                self.b.line(format!("{cursor} += {size}"));
-                self.b.close("end");
+                self.fixed_element_loop(element, &len, &cursor, &array, &item_path);
             }
             _ => {
+                let position = self.b.fresh("I");
                 if length.exact().is_none() {
                     self.guard_count(&len, element.layout.min_size, element.layout.uses_instances, path);
                 }
@@ -317,16 +317,15 @@ impl Reader<'_> {
     }
 
     /// `boolean[]`, 8 to a byte, read by rows of eight. Two loops, chosen by the
-    /// module's `BooleanRowsFaster` (timed once, on the first read, prelude): natively compiled
-    /// code tests the eight bits (about 2.5× faster than a `table.move` call there);
-    /// interpreted code copies one of 256 prepared rows with one `table.move` (about
-    /// 1.5× faster than the sixteen instructions of bit tests and stores).
+    /// module's `Interpreted` (timed once, prelude): natively compiled code tests the
+    /// eight bits (about 2.5× faster than a `table.move` call there); interpreted code
+    /// copies one of 256 prepared rows with one `table.move` (about 1.5× faster than the
+    /// sixteen instructions of bit tests and stores).
     fn read_packed_booleans(&mut self, len: &str, offset: &str) -> String {
         let array = self.typed_local("Array", "{ any }", &format!("table.create({len})"));
         let rows = self.local("Rows", &format!("{len} // 8"));
         let row = self.b.fresh("Row");
-        self.b
-            .open("if BooleanRowsFaster or (BooleanRowsFaster == nil and ChooseBooleanReader()) then");
+        self.b.open(IF_INTERPRETED);
         // Interpreted, every instruction counts: the rows table in a register, the
         // loop over byte positions and a running destination index.
         let table = self.local("Table", "BooleanRows");
@@ -450,20 +449,23 @@ impl Reader<'_> {
                 }
             }
         }
-        for slot in &body.layout.fixed {
-            let Some(field) = body.fields.get(slot.field) else {
-                continue;
-            };
-            let at = offset_plus(offset, slot.offset);
-            let value = self.read_at(&field.ty, &at, &path.field(&field.name));
-            values[slot.field] = Some(value);
-        }
+        self.read_fixed_slots(body, offset, path, &mut values);
         (values, present)
     }
 
     /// A number read at `offset`, checked as the schema says.
     fn read_number(&mut self, kind: NumberKind, range: &NumberRange, offset: &str, path: &ValuePath) -> String {
-        let expr = read_number_call(kind, offset);
+        self.checked_number(kind, range, read_number_call(kind, offset), path)
+    }
+
+    /// A number (`expr` reads it) checked as the schema says.
+    pub(super) fn checked_number(
+        &mut self,
+        kind: NumberKind,
+        range: &NumberRange,
+        expr: String,
+        path: &ValuePath,
+    ) -> String {
         let (low, high) = kind.limits();
         let narrower = range.min.is_some_and(|m| m > low) || range.max.is_some_and(|m| m < high);
         if kind.is_float() {
@@ -622,17 +624,9 @@ impl Reader<'_> {
                 if matches!(element.kind, TypeKind::Boolean) {
                     return self.read_packed_booleans(&n.to_string(), offset);
                 }
-                let size = element.layout.fixed_size.unwrap_or(0);
                 let array = self.typed_local("Array", "{ any }", &format!("table.create({n})"));
                 let cursor = self.local("P", offset);
-                let position = self.b.fresh("I");
-                self.b.open(format!("for {position} = 1, {n} do"));
-                let item = self.read_at(element, &cursor, &path.element(""));
-                self.b.line(format!("{array}[{position}] = {item}"));
-                if size > 0 {
-                    self.b.line(format!("{cursor} += {size}"));
-                }
-                self.b.close("end");
+                self.fixed_element_loop(element, &n.to_string(), &cursor, &array, &path.element(""));
                 array
             }
             TypeKind::Struct(body) => {

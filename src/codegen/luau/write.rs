@@ -9,7 +9,7 @@ use crate::schema::model::{BitKind, LengthRange, NumberKind, Schema, StructType,
 
 use super::builder::CodeBuilder;
 use super::naming::{index, is_identifier, string_literal};
-use super::{Lookups, resolve};
+use super::{IF_INTERPRETED, Lookups, resolve};
 use crate::schema::wire::optional_has_flag;
 
 /// Width of an enum or variant index on the wire.
@@ -293,21 +293,36 @@ impl Writer<'_> {
     /// `writeu32` (little-endian, so the same bytes as four rows of eight), then rows of
     /// eight, then the last bits. Each value sets its bit with an `if` statement rather
     /// than an `if` expression summed: fewer instructions, measured faster natively and
-    /// interpreted.
+    /// interpreted. The runs of 32 have two forms, chosen by the module's `Interpreted`
+    /// (prelude): natively, values tested in place; interpreted, 32 copied with one
+    /// `table.move` into the module's `BooleanWord` and tested at constant positions (an
+    /// instruction fewer a value: 1.1 times faster there, 1.7 times slower natively).
     fn write_packed_booleans(&mut self, array: &str, len: &str, offset: &str) {
         let cursor = self.b.fresh("P");
         let index = self.b.fresh("I");
         let word = self.b.fresh("Word");
         self.b.line(format!("local {cursor} = {offset}"));
+        self.b.open(IF_INTERPRETED);
+        let moved = self.b.fresh("Moved");
+        self.b.line(format!("local {moved} = BooleanWord"));
         self.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
-        self.emit_boolean_bits(array, &index, &word, 32);
+        self.b
+            .line(format!("table.move({array}, {index}, {index} + 31, 1, {moved})"));
+        self.emit_boolean_bits(&word, 32, |bit| format!("{moved}[{}]", bit + 1));
         self.b.line(format!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
         self.b.line(format!("{cursor} += 4"));
+        self.b.close("end");
+        self.b.middle("else");
+        self.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
+        self.emit_boolean_bits(&word, 32, |bit| format!("{array}[{}]", offset_plus(&index, bit)));
+        self.b.line(format!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
+        self.b.line(format!("{cursor} += 4"));
+        self.b.close("end");
         self.b.close("end");
         let rows = self.b.fresh("Row");
         self.b
             .open(format!("for {rows} = {len} - {len} % 32 + 1, {len} - 7, 8 do"));
-        self.emit_boolean_bits(array, &rows, &word, 8);
+        self.emit_boolean_bits(&word, 8, |bit| format!("{array}[{}]", offset_plus(&rows, bit)));
         self.b.line(format!("buffer.writeu8(SendBuffer, {cursor}, {word})"));
         self.b.line(format!("{cursor} += 1"));
         self.b.close("end");
@@ -328,16 +343,16 @@ impl Writer<'_> {
         self.b.close("end");
     }
 
-    /// `local word = 0` and one `if array[start + k] then word += 2^k end` per value.
-    fn emit_boolean_bits(&mut self, array: &str, start: &str, word: &str, count: u32) {
+    /// `local word = 0` and one `if value then word += 2^k end` per value, `value(k)`
+    /// reading the k-th (from 0).
+    fn emit_boolean_bits(&mut self, word: &str, count: u32, value: impl Fn(u32) -> String) {
         self.b.line(format!("local {word} = 0"));
         for bit in 0..count {
-            let at = offset_plus(start, bit);
             let mask = 1u64 << bit;
             if bit == 0 {
-                self.b.line(format!("if {array}[{at}] then {word} = 1 end"));
+                self.b.line(format!("if {} then {word} = 1 end", value(bit)));
             } else {
-                self.b.line(format!("if {array}[{at}] then {word} += {mask} end"));
+                self.b.line(format!("if {} then {word} += {mask} end", value(bit)));
             }
         }
     }

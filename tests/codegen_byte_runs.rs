@@ -1,0 +1,233 @@
+//! Readers and writers with two forms, picked by the module's timed `Interpreted`: arrays
+//! of structs holding runs of u8 fields (read with `buffer.readu8`, or with `string.byte`
+//! on a copy of the packet), and boolean[] (bits tested in place, or prepared rows and
+//! words moved with `table.move`). Both choices are forced here, in both modes, and must
+//! deliver the same values and bytes, run the same checks, and never read a copy of
+//! another buffer (a listener's `Read` mid-packet, the next packet).
+
+mod codegen_support;
+
+use blinkblox::runtime::RemoteValue;
+use codegen_support::*;
+
+const SCHEMA: &str = r#"
+option MaxEventsPerPacket = 1000
+struct Pixel { r: u8, g: u8, b: u8, a: u8(0..200), tag: u16, x: u8, y: u8, z: u8, w: u8, flag: boolean }
+struct Holder { id: u16, inner: Pixel[2], k: u8, l: u8, m: u8, n: u8 }
+struct Short { a: u8, b: u8, c: u8 }
+export struct Quad { a: u8, b: u8, c: u8, d: u8 }
+event Pixels { From: Client, Type: Reliable, Call: ManySync, Data: Pixel[..50] }
+event Holders { From: Client, Type: Reliable, Call: ManySync, Data: Holder[..10] }
+event Shorts { From: Client, Type: Reliable, Call: ManySync, Data: Short[..10] }
+event Quads { From: Client, Type: Reliable, Call: ManySync, Data: Quad[..10] }
+event Flags { From: Client, Type: Reliable, Call: ManySync, Data: boolean[..2000] }
+"#;
+
+const TIMED: &str = "local Answer = BestString < BestBuffer";
+
+/// The modules with the timing's answer replaced (None: timed as shipped).
+fn modules_choosing(choice: Option<bool>) -> Modules {
+    let mut modules = compile(SCHEMA);
+    for module in [&mut modules.server, &mut modules.client] {
+        assert!(module.contains(TIMED), "the module times its choice");
+        if let Some(choice) = choice {
+            *module = module.replace(TIMED, &format!("local Answer = {choice}"));
+        }
+    }
+    modules
+}
+
+const VALUES: &str = r#"
+shared.Pixels = {
+    {},
+    {
+        { r = 0, g = 255, b = 1, a = 200, tag = 65535, x = 2, y = 3, z = 254, w = 128, flag = true },
+        { r = 9, g = 8, b = 7, a = 0, tag = 0, x = 6, y = 5, z = 4, w = 3, flag = false },
+    },
+}
+shared.Holders = {
+    {
+        {
+            id = 513,
+            inner = {
+                { r = 1, g = 2, b = 3, a = 4, tag = 5, x = 6, y = 7, z = 8, w = 9, flag = true },
+                { r = 10, g = 11, b = 12, a = 13, tag = 14, x = 15, y = 16, z = 17, w = 18, flag = false },
+            },
+            k = 19, l = 20, m = 21, n = 255,
+        },
+    },
+}
+shared.Shorts = { { { a = 1, b = 2, c = 3 }, { a = 255, b = 0, c = 128 } } }
+shared.Quads = { { { a = 1, b = 2, c = 3, d = 4 } } }
+-- Every length 0..70 (runs of 32, rows of 8, tails), and 1000 and 2000.
+shared.Flags = {}
+for Length = 0, 70 do
+    local Flags = table.create(Length)
+    for Index = 1, Length do Flags[Index] = (Index * 7 + Length) % 3 == 0 end
+    table.insert(shared.Flags, Flags)
+end
+table.insert(shared.Flags, table.create(1000, true))
+local Mixed = table.create(2000)
+for Index = 1, 2000 do Mixed[Index] = Index % 5 == 1 end
+table.insert(shared.Flags, Mixed)
+"#;
+
+#[test]
+fn both_loops_deliver_the_same_values_in_both_modes() {
+    for choice in [None, Some(true), Some(false)] {
+        let modules = modules_choosing(choice);
+        for mode in MODES {
+            let mut sim = start(&modules, mode, 1);
+            sim.server()
+                .exec(&format!(
+                    r#"{VALUES}
+                    local Net = require("Net")
+                    shared.Got = {{ Pixels = {{}}, Holders = {{}}, Shorts = {{}}, Quads = {{}}, Flags = {{}} }}
+                    for Name, List in shared.Got do
+                        Net[Name].On(function(_, Value) table.insert(List, Value) end)
+                    end
+                    "#
+                ))
+                .expect("listeners");
+            sim.client(0)
+                .expect("client")
+                .exec(&format!(
+                    r#"{VALUES}
+                    local Net = require("Net")
+                    for _, Name in {{ "Pixels", "Holders", "Shorts", "Quads", "Flags" }} do
+                        for _, Value in shared[Name] do Net[Name].Fire(Value) end
+                    end
+                    "#
+                ))
+                .expect("fires");
+            sim.steps(2).expect("steps");
+            let problems: String = sim
+                .server()
+                .eval(
+                    r#"
+                    local Problems = {}
+                    for _, Name in { "Pixels", "Holders", "Shorts", "Quads", "Flags" } do
+                        local Ok, Why = shared.deepEqual(shared.Got[Name], shared[Name])
+                        if not Ok then table.insert(Problems, `{Name}: {Why}`) end
+                    end
+                    return table.concat(Problems, "\n")
+                    "#,
+                )
+                .expect("compare");
+            assert!(problems.is_empty(), "{choice:?} {mode:?}:\n{problems}");
+            assert_no_errors(&sim);
+        }
+    }
+}
+
+fn inject(sim: &mut blinkblox::runtime::Simulation, packet: Vec<u8>) {
+    sim.inject_fire_server(
+        0,
+        "BLINK_RELIABLE_REMOTE",
+        vec![RemoteValue::buffer(packet), RemoteValue::array([])],
+    )
+    .expect("inject");
+}
+
+/// One Pixel on the wire: the packed byte (`flag`), then the fixed fields in order.
+fn pixel(bytes: [u8; 8], a: u8, tag: u16, flag: bool) -> Vec<u8> {
+    let mut out = vec![u8::from(flag)];
+    out.extend_from_slice(&bytes[..3]);
+    out.push(a);
+    out.extend_from_slice(&tag.to_le_bytes());
+    out.extend_from_slice(&bytes[3..7]);
+    out
+}
+
+#[test]
+fn checks_hold_and_every_packet_is_read_from_its_own_bytes() {
+    for choice in [Some(true), Some(false)] {
+        let modules = modules_choosing(choice);
+        for mode in MODES {
+            let mut sim = start(&modules, mode, 1);
+            sim.server()
+                .exec(
+                    r#"
+                    local Net = require("Net")
+                    shared.Got = {}
+                    Net.Pixels.On(function(_, Value)
+                        local Texts = {}
+                        for _, P in Value do table.insert(Texts, `{P.r},{P.a},{P.tag},{P.w},{P.flag}`) end
+                        table.insert(shared.Got, table.concat(Texts, ";"))
+                    end)
+                    Net.Quads.On(function(_, Value)
+                        local Q = Value[1]
+                        table.insert(shared.Got, `q{Q.a}{Q.b}{Q.c}{Q.d}`)
+                        -- Reads another buffer mid-packet: the packet's bytes must stay the ones read next.
+                        local Other = Net.Quad.Read(buffer.fromstring("\9\9\9\9"))
+                        table.insert(shared.Got, `read{Other.a}{Other.d}`)
+                    end)
+                    "#,
+                )
+                .expect("listeners");
+            // Packet 1: Quads [1 2 3 4], then Pixels [one pixel] after the listener's Read.
+            let mut first = vec![3, 1, 1, 2, 3, 4, 0, 1];
+            first.extend(pixel([10, 11, 12, 13, 14, 15, 16, 0], 200, 65535, true));
+            inject(&mut sim, first);
+            // Packet 2: same length, other bytes (a copy of packet 1 would give its values).
+            let mut second = vec![3, 1, 5, 6, 7, 8, 0, 1];
+            second.extend(pixel([20, 21, 22, 23, 24, 25, 26, 0], 0, 7, false));
+            inject(&mut sim, second);
+            // Packet 3: `a` out of its range (201) in the second pixel: the whole record is refused.
+            let mut third = vec![0, 2];
+            third.extend(pixel([1, 2, 3, 4, 5, 6, 7, 0], 5, 1, false));
+            third.extend(pixel([1, 2, 3, 4, 5, 6, 7, 0], 201, 1, false));
+            inject(&mut sim, third);
+            // Packet 4: two pixels announced, one sent.
+            let mut fourth = vec![0, 2];
+            fourth.extend(pixel([1, 2, 3, 4, 5, 6, 7, 0], 5, 1, false));
+            inject(&mut sim, fourth);
+            sim.steps(2).expect("steps");
+            let got: Vec<String> = sim.server().eval("return shared.Got").expect("got");
+            assert_eq!(
+                got,
+                [
+                    "q1234",
+                    "read99",
+                    "10,200,65535,16,true",
+                    "q5678",
+                    "read99",
+                    "20,0,7,26,false"
+                ],
+                "{choice:?} {mode:?}"
+            );
+            let malformed: u32 = sim
+                .server()
+                .eval(
+                    r#"
+                    local Counts = require("Net").GetDropCounts(game:GetService("Players"):GetPlayers()[1])
+                    return Counts.Malformed or 0
+                    "#,
+                )
+                .expect("drops");
+            assert_eq!(
+                malformed, 2,
+                "{choice:?} {mode:?}: the out-of-range and the short packet"
+            );
+        }
+    }
+}
+
+#[test]
+fn only_runs_of_four_or_more_get_a_second_loop() {
+    let server = compile(SCHEMA).server;
+    // Pixels, Holders and Quads; not Shorts (a run of three), not Holder's Pixel[2]
+    // (inside Holders' loops the choice is made), not an exported Quad read alone.
+    let chosen = server
+        .lines()
+        .filter(|line| line.contains("DetectInterpreted()) then"))
+        .count();
+    // ... and the boolean[] reader of Flags.
+    assert_eq!(chosen, 3 + 1, "{server}");
+    // Pixels: two runs; Holders: its own run and its Pixels' two; Quads: one.
+    let run_reads = server
+        .lines()
+        .filter(|line| line.trim_start().starts_with("local Byte") && line.contains("= string.byte(Text"))
+        .count();
+    assert_eq!(run_reads, 2 + 3 + 1, "{server}");
+}
