@@ -7,7 +7,6 @@
 
 mod codegen_support;
 
-use blinkblox::runtime::RemoteValue;
 use codegen_support::*;
 
 const SCHEMA: &str = r#"
@@ -21,6 +20,7 @@ event Holders { From: Client, Type: Reliable, Call: ManySync, Data: Holder[..10]
 event Shorts { From: Client, Type: Reliable, Call: ManySync, Data: Short[..10] }
 event Quads { From: Client, Type: Reliable, Call: ManySync, Data: Quad[..10] }
 event Flags { From: Client, Type: Reliable, Call: ManySync, Data: boolean[..2000] }
+event Sent { From: Server, Type: Reliable, Call: ManySync, Data: Quad[..10] }
 "#;
 
 const TIMED: &str = "local Answer = BestString < BestBuffer";
@@ -120,15 +120,6 @@ fn both_loops_deliver_the_same_values_in_both_modes() {
     }
 }
 
-fn inject(sim: &mut blinkblox::runtime::Simulation, packet: Vec<u8>) {
-    sim.inject_fire_server(
-        0,
-        "BLINK_RELIABLE_REMOTE",
-        vec![RemoteValue::buffer(packet), RemoteValue::array([])],
-    )
-    .expect("inject");
-}
-
 /// One Pixel on the wire: the packed byte (`flag`), then the fixed fields in order.
 fn pixel(bytes: [u8; 8], a: u8, tag: u16, flag: bool) -> Vec<u8> {
     let mut out = vec![u8::from(flag)];
@@ -168,20 +159,20 @@ fn checks_hold_and_every_packet_is_read_from_its_own_bytes() {
             // Packet 1: Quads [1 2 3 4], then Pixels [one pixel] after the listener's Read.
             let mut first = vec![3, 1, 1, 2, 3, 4, 0, 1];
             first.extend(pixel([10, 11, 12, 13, 14, 15, 16, 0], 200, 65535, true));
-            inject(&mut sim, first);
+            inject_client_packet(&mut sim, first);
             // Packet 2: same length, other bytes (a copy of packet 1 would give its values).
             let mut second = vec![3, 1, 5, 6, 7, 8, 0, 1];
             second.extend(pixel([20, 21, 22, 23, 24, 25, 26, 0], 0, 7, false));
-            inject(&mut sim, second);
+            inject_client_packet(&mut sim, second);
             // Packet 3: `a` out of its range (201) in the second pixel: the whole record is refused.
             let mut third = vec![0, 2];
             third.extend(pixel([1, 2, 3, 4, 5, 6, 7, 0], 5, 1, false));
             third.extend(pixel([1, 2, 3, 4, 5, 6, 7, 0], 201, 1, false));
-            inject(&mut sim, third);
+            inject_client_packet(&mut sim, third);
             // Packet 4: two pixels announced, one sent.
             let mut fourth = vec![0, 2];
             fourth.extend(pixel([1, 2, 3, 4, 5, 6, 7, 0], 5, 1, false));
-            inject(&mut sim, fourth);
+            inject_client_packet(&mut sim, fourth);
             sim.steps(2).expect("steps");
             let got: Vec<String> = sim.server().eval("return shared.Got").expect("got");
             assert_eq!(
@@ -196,15 +187,7 @@ fn checks_hold_and_every_packet_is_read_from_its_own_bytes() {
                 ],
                 "{choice:?} {mode:?}"
             );
-            let malformed: u32 = sim
-                .server()
-                .eval(
-                    r#"
-                    local Counts = require("Net").GetDropCounts(game:GetService("Players"):GetPlayers()[1])
-                    return Counts.Malformed or 0
-                    "#,
-                )
-                .expect("drops");
+            let (malformed, _) = drop_counts(&sim);
             assert_eq!(
                 malformed, 2,
                 "{choice:?} {mode:?}: the out-of-range and the short packet"
@@ -230,4 +213,57 @@ fn only_runs_of_four_or_more_get_a_second_loop() {
         .filter(|line| line.trim_start().starts_with("local Byte") && line.contains("= string.byte(Text"))
         .count();
     assert_eq!(run_reads, 2 + 3 + 1, "{server}");
+}
+
+#[test]
+fn a_client_alternating_broadcast_and_personal_packets_reads_each_from_its_own_bytes() {
+    for choice in [Some(true), Some(false)] {
+        let modules = modules_choosing(choice);
+        for mode in MODES {
+            let mut sim = start(&modules, mode, 2);
+            for client in 0..2 {
+                sim.client(client)
+                    .expect("client")
+                    .exec(
+                        r#"
+                        shared.Got = {}
+                        require("Net").Sent.On(function(Value)
+                            local Texts = {}
+                            for _, Q in Value do table.insert(Texts, `{Q.a}{Q.b}{Q.c}{Q.d}`) end
+                            table.insert(shared.Got, table.concat(Texts, ","))
+                        end)
+                        "#,
+                    )
+                    .expect("listener");
+            }
+            // Broadcast and personal records interleaved: the first client's packet is
+            // read range by range, switching between the two buffers.
+            sim.server()
+                .exec(
+                    r#"
+                    local Net = require("Net")
+                    local First = game:GetService("Players"):GetPlayers()[1]
+                    local function Quads(Base)
+                        return { { a = Base, b = Base + 1, c = Base + 2, d = Base + 3 }, { a = 9, b = Base, c = 9, d = Base } }
+                    end
+                    Net.Sent.FireAll(Quads(10))
+                    Net.Sent.Fire(First, Quads(20))
+                    Net.Sent.FireAll(Quads(30))
+                    Net.Sent.Fire(First, Quads(40))
+                    Net.Sent.FireAll(Quads(50))
+                    "#,
+                )
+                .expect("fires");
+            sim.steps(3).expect("steps");
+            let first: Vec<String> = sim.client(0).expect("client").eval("return shared.Got").expect("got");
+            assert_eq!(
+                first,
+                ["10111213,910910", "20212223,920920", "30313233,930930", "40414243,940940", "50515253,950950"],
+                "{choice:?} {mode:?}"
+            );
+            let second: Vec<String> = sim.client(1).expect("client").eval("return shared.Got").expect("got");
+            assert_eq!(second, ["10111213,910910", "30313233,930930", "50515253,950950"], "{choice:?} {mode:?}");
+            assert_no_errors(&sim);
+        }
+    }
 }

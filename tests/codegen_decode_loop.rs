@@ -7,7 +7,6 @@
 
 mod codegen_support;
 
-use blinkblox::runtime::RemoteValue;
 use codegen_support::*;
 
 const SCHEMA: &str = r#"
@@ -17,29 +16,6 @@ event B { From: Client, Type: Reliable, Call: ManySync, Data: u8(0..5) }
 event Text { From: Client, Type: Reliable, Call: SingleSync, Data: Named }
 event Flags { From: Client, Type: Reliable, Call: SingleSync, Data: boolean[..2000] }
 "#;
-
-fn inject(sim: &mut blinkblox::runtime::Simulation, packet: Vec<u8>) {
-    sim.inject_fire_server(
-        0,
-        "BLINK_RELIABLE_REMOTE",
-        vec![RemoteValue::buffer(packet), RemoteValue::array([])],
-    )
-    .expect("inject");
-}
-
-/// The first player's packets dropped as malformed, and dropped for any reason.
-fn drop_counts(sim: &blinkblox::runtime::Simulation) -> (u32, u32) {
-    sim.server()
-        .eval(
-            r#"
-            local Counts = require("Net").GetDropCounts(game:GetService("Players"):GetPlayers()[1])
-            local Total = 0
-            for _, Count in Counts do Total += Count end
-            return Counts.Malformed or 0, Total
-            "#,
-        )
-        .expect("counts")
-}
 
 #[test]
 fn a_listener_error_then_a_malformed_record_is_still_malformed() {
@@ -57,7 +33,7 @@ fn a_listener_error_then_a_malformed_record_is_still_malformed() {
             )
             .expect("listeners");
         // A(1) A(2: the listener raises) A(3) B(4) B(9: out of range) A(5).
-        inject(&mut sim, vec![0, 1, 0, 2, 0, 3, 1, 4, 1, 9, 0, 5]);
+        inject_client_packet(&mut sim, vec![0, 1, 0, 2, 0, 3, 1, 4, 1, 9, 0, 5]);
         sim.steps(2).expect("steps");
         let got: Vec<String> = sim.server().eval("return shared.Got").expect("eval");
         assert_eq!(got, ["A1", "A3", "B4"], "{mode:?}");
@@ -90,10 +66,10 @@ fn a_malformed_packet_after_a_yielding_listener_is_still_a_drop() {
             )
             .expect("listeners");
         // A(1) yields in its listener; A(2) after it is left undelivered.
-        inject(&mut sim, vec![0, 1, 0, 2]);
+        inject_client_packet(&mut sim, vec![0, 1, 0, 2]);
         sim.steps(2).expect("steps");
         // B(9) is out of range: a malformed packet.
-        inject(&mut sim, vec![1, 9]);
+        inject_client_packet(&mut sim, vec![1, 9]);
         sim.steps(2).expect("steps");
         let got: Vec<String> = sim.server().eval("return shared.Got").expect("eval");
         assert_eq!(got, ["A1"], "{mode:?}");
@@ -117,7 +93,7 @@ fn a_listener_that_disconnects_leaves_the_rest_of_the_packet_queued_in_order() {
                 "#,
             )
             .expect("listener");
-        inject(&mut sim, vec![0, 1, 0, 2, 0, 3]);
+        inject_client_packet(&mut sim, vec![0, 1, 0, 2, 0, 3]);
         sim.steps(2).expect("steps");
         sim.server()
             .exec(r#"require("Net").A.On(function(_, v) table.insert(shared.Got, "second" .. v) end)"#)
@@ -183,7 +159,7 @@ fn long_length_prefixes_and_packed_booleans_decode_in_both_modes() {
             let text: String = bits.iter().map(|b| if *b { '1' } else { '0' }).collect();
             expected.push(format!("{length}:{text}"));
         }
-        inject(&mut sim, packet);
+        inject_client_packet(&mut sim, packet);
         sim.steps(2).expect("steps");
         let got: Vec<String> = sim.server().eval("return shared.Got").expect("eval");
         assert_eq!(got, expected, "{mode:?}");

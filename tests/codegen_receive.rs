@@ -65,12 +65,7 @@ fn malformed_packets_are_dropped_and_never_reach_a_listener_with_bad_data() {
             )
             .expect("listeners");
         for packet in bad_packets() {
-            sim.inject_fire_server(
-                0,
-                "BLINK_RELIABLE_REMOTE",
-                vec![RemoteValue::buffer(packet), RemoteValue::array([])],
-            )
-            .expect("inject");
+            inject_client_packet(&mut sim, packet);
             sim.inject_fire_server(1, "BLINK_RELIABLE_REMOTE", vec![RemoteValue::buffer(VALID.to_vec())])
                 .expect("inject");
         }

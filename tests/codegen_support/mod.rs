@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use blinkblox::codegen::{GeneratedFile, OutputKind, Targets, generate};
-use blinkblox::runtime::{Mode, Simulation, SimulationOptions};
+use blinkblox::runtime::{Mode, RemoteValue, Simulation, SimulationOptions};
 use blinkblox::schema::check_source;
 use blinkblox::schema::model::Schema;
 
@@ -223,4 +223,28 @@ pub fn valid_schema_fixtures() -> Vec<std::path::PathBuf> {
 
 pub fn valid_schema_fixtures_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema/valid")
+}
+
+/// Delivers raw bytes to the server as the first client's reliable packet (no Instances).
+pub fn inject_client_packet(sim: &mut Simulation, packet: Vec<u8>) {
+    sim.inject_fire_server(
+        0,
+        "BLINK_RELIABLE_REMOTE",
+        vec![RemoteValue::buffer(packet), RemoteValue::array([])],
+    )
+    .expect("inject");
+}
+
+/// The first player's packets dropped as malformed, and dropped for any reason.
+pub fn drop_counts(sim: &Simulation) -> (u32, u32) {
+    sim.server()
+        .eval(
+            r#"
+            local Counts = require("Net").GetDropCounts(game:GetService("Players"):GetPlayers()[1])
+            local Total = 0
+            for _, Count in Counts do Total += Count end
+            return Counts.Malformed or 0, Total
+            "#,
+        )
+        .expect("counts")
 }
