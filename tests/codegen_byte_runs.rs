@@ -258,11 +258,21 @@ fn a_client_alternating_broadcast_and_personal_packets_reads_each_from_its_own_b
             let first: Vec<String> = sim.client(0).expect("client").eval("return shared.Got").expect("got");
             assert_eq!(
                 first,
-                ["10111213,910910", "20212223,920920", "30313233,930930", "40414243,940940", "50515253,950950"],
+                [
+                    "10111213,910910",
+                    "20212223,920920",
+                    "30313233,930930",
+                    "40414243,940940",
+                    "50515253,950950"
+                ],
                 "{choice:?} {mode:?}"
             );
             let second: Vec<String> = sim.client(1).expect("client").eval("return shared.Got").expect("got");
-            assert_eq!(second, ["10111213,910910", "30313233,930930", "50515253,950950"], "{choice:?} {mode:?}");
+            assert_eq!(
+                second,
+                ["10111213,910910", "30313233,930930", "50515253,950950"],
+                "{choice:?} {mode:?}"
+            );
             assert_no_errors(&sim);
         }
     }
