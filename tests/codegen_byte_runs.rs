@@ -277,3 +277,85 @@ fn a_client_alternating_broadcast_and_personal_packets_reads_each_from_its_own_b
         }
     }
 }
+
+#[test]
+fn a_short_exact_size_array_is_dropped_in_both_forms() {
+    // No length prefix, so no count check before the loop: the string form checks the
+    // copy's length itself (string.byte past the end returns nothing; readu8 raises).
+    let schema = r#"
+    struct Q { a: u8, b: u8, c: u8, d: u8 }
+    event Exact { From: Client, Type: Reliable, Call: SingleSync, Data: Q[4] }
+    "#;
+    for choice in [true, false] {
+        let mut modules = compile(schema);
+        modules.server = modules.server.replace(TIMED, &format!("local Answer = {choice}"));
+        for mode in MODES {
+            let mut sim = start(&modules, mode, 1);
+            sim.server()
+                .exec("shared.Got = 0 require('Net').Exact.On(function() shared.Got += 1 end)")
+                .expect("listener");
+            inject_client_packet(&mut sim, vec![0, 1, 2, 3]);
+            let mut whole = vec![0];
+            whole.extend(1..=16);
+            inject_client_packet(&mut sim, whole);
+            sim.steps(2).expect("steps");
+            let got: u32 = sim.server().eval("return shared.Got").expect("got");
+            assert_eq!(got, 1, "{choice} {mode:?}: only the whole array reaches the listener");
+            assert_eq!(drop_counts(&sim).0, 1, "{choice} {mode:?}: the short one is malformed");
+        }
+    }
+}
+
+#[test]
+fn elements_with_more_run_bytes_than_locals_allow_keep_one_form_and_load() {
+    // 210 u8 fields, and five nested structs of 40: their string form would keep a local
+    // a byte (Luau allows 200 in a function).
+    let fields: Vec<String> = (0..210).map(|i| format!("f{i}: u8")).collect();
+    let group: Vec<String> = (0..40).map(|i| format!("g{i}: u8")).collect();
+    let schema = format!(
+        "struct W {{ {} }}\nstruct G {{ {} }}\nstruct N {{ a: G, b: G, c: G, d: G, e: G }}\n\
+         event Wide {{ From: Client, Type: Reliable, Call: ManySync, Data: W[..2] }}\n\
+         event Nested {{ From: Client, Type: Reliable, Call: ManySync, Data: N[..2] }}\n",
+        fields.join(", "),
+        group.join(", ")
+    );
+    let modules = compile(&schema);
+    assert!(!modules.server.contains("DetectInterpreted()) then"), "one form only");
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        let values = r#"
+            local W = {}
+            for I = 0, 209 do W["f" .. I] = I end
+            local G = {}
+            for I = 0, 39 do G["g" .. I] = 255 - I end
+            shared.Wide = { W, W }
+            shared.Nested = { { a = G, b = G, c = G, d = G, e = G } }
+        "#;
+        sim.server()
+            .exec(&format!(
+                "{values} shared.Got = {{}} local Net = require('Net')
+                 Net.Wide.On(function(_, V) shared.Got.Wide = V end)
+                 Net.Nested.On(function(_, V) shared.Got.Nested = V end)"
+            ))
+            .expect("listeners");
+        sim.client(0)
+            .expect("client")
+            .exec(&format!(
+                "{values} local Net = require('Net') Net.Wide.Fire(shared.Wide) Net.Nested.Fire(shared.Nested)"
+            ))
+            .expect("fires");
+        sim.steps(2).expect("steps");
+        let problems: String = sim
+            .server()
+            .eval(
+                r#"
+                local A, WhyA = shared.deepEqual(shared.Got.Wide, shared.Wide)
+                local B, WhyB = shared.deepEqual(shared.Got.Nested, shared.Nested)
+                return (if A then "" else WhyA) .. (if B then "" else WhyB)
+                "#,
+            )
+            .expect("compare");
+        assert!(problems.is_empty(), "{mode:?}: {problems}");
+        assert_no_errors(&sim);
+    }
+}

@@ -23,6 +23,11 @@ use super::write::offset_plus;
 /// The shortest run of u8 fields worth one `string.byte` call.
 pub const MIN_RUN: usize = 4;
 
+/// The most run bytes an element may hold for the `string.byte` form: each is a local
+/// until the element's table is built (nested structs' included), and Luau allows 200
+/// locals in a function.
+pub const MAX_RUN_BYTES: usize = 48;
+
 /// Where the reader takes byte runs from, once an enclosing array loop has chosen.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum ByteRuns {
@@ -75,19 +80,27 @@ fn byte_runs(schema: &Schema, body: &StructType) -> Vec<Range<usize>> {
     runs
 }
 
-/// Whether a fixed-size element (a struct, or a struct holding fixed structs) has a run
-/// worth reading with `string.byte`.
-fn has_byte_run(schema: &Schema, ty: &Type) -> bool {
+/// How many u8 fields of a fixed-size element (a struct, and the fixed structs it holds)
+/// sit in runs: the locals its `string.byte` form keeps until the element is built.
+fn run_bytes(schema: &Schema, ty: &Type) -> usize {
     let TypeKind::Struct(body) = &resolve(schema, ty).kind else {
-        return false;
+        return 0;
     };
-    !byte_runs(schema, body).is_empty()
-        || body
-            .layout
-            .fixed
-            .iter()
-            .filter_map(|slot| body.fields.get(slot.field))
-            .any(|field| has_byte_run(schema, &field.ty))
+    let own: usize = byte_runs(schema, body).iter().map(|run| run.len()).sum();
+    let nested: usize = body
+        .layout
+        .fixed
+        .iter()
+        .filter_map(|slot| body.fields.get(slot.field))
+        .map(|field| run_bytes(schema, &field.ty))
+        .sum();
+    own + nested
+}
+
+/// Whether an element gets the `string.byte` form: it has a run, and not so many run
+/// bytes that their locals would not fit.
+fn has_byte_run(schema: &Schema, ty: &Type) -> bool {
+    (1..=MAX_RUN_BYTES).contains(&run_bytes(schema, ty))
 }
 
 impl Reader<'_> {
@@ -108,7 +121,14 @@ impl Reader<'_> {
         }
         self.b.open(IF_INTERPRETED);
         let text = self.b.fresh("Text");
-        self.b.line(format!("local {text} = RecvString or PacketString()"));
+        self.b
+            .line(format!("local {text} = PacketStrings[B] or PacketString(B)"));
+        // `string.byte` past the end returns nothing where `buffer.readu8` raises: an
+        // exact-size array (no length prefix, so no check before it) must fit here.
+        let size = resolve(self.schema, element).layout.fixed_size.unwrap_or(0);
+        self.b.line(format!(
+            "if {cursor} + {count} * {size} > #{text} then OutOfBytes() end"
+        ));
         self.byte_runs = ByteRuns::FromString(text);
         self.element_loop(element, count, cursor, array, path);
         self.b.middle("else");
