@@ -299,7 +299,8 @@ impl Reader<'_> {
                 let cursor = self.local("P", at);
                 self.b.line(format!("{at} = {cursor} + {len} * {size}"));
                 self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
-                self.fixed_element_loop(element, &len, &cursor, &array, &item_path);
+                // The count check above (unless checks are compiled out) covers the bytes.
+                self.fixed_element_loop(element, &len, &cursor, &array, &item_path, decode_checks_enabled());
             }
             _ => {
                 let position = self.b.fresh("I");
@@ -626,7 +627,7 @@ impl Reader<'_> {
                 }
                 let array = self.typed_local("Array", "{ any }", &format!("table.create({n})"));
                 let cursor = self.local("P", offset);
-                self.fixed_element_loop(element, &n.to_string(), &cursor, &array, &path.element(""));
+                self.fixed_element_loop(element, &n.to_string(), &cursor, &array, &path.element(""), false);
                 array
             }
             TypeKind::Struct(body) => {

@@ -106,7 +106,8 @@ fn has_byte_run(schema: &Schema, ty: &Type) -> bool {
 impl Reader<'_> {
     /// Reads `count` fixed-size elements from `cursor` (a local moved along) into
     /// `array`; two loops when the elements have byte runs and no enclosing loop has
-    /// chosen already.
+    /// chosen already. `in_packet`: the elements' bytes were already checked to be in
+    /// the packet (a length-prefixed array's count check).
     pub(super) fn fixed_element_loop(
         &mut self,
         element: &Type,
@@ -114,6 +115,7 @@ impl Reader<'_> {
         cursor: &str,
         array: &str,
         path: &ValuePath,
+        in_packet: bool,
     ) {
         if self.byte_runs != ByteRuns::Unchosen || !has_byte_run(self.schema, element) {
             self.element_loop(element, count, cursor, array, path);
@@ -123,12 +125,14 @@ impl Reader<'_> {
         let text = self.b.fresh("Text");
         self.b
             .line(format!("local {text} = PacketStrings[B] or PacketString(B)"));
-        // `string.byte` past the end returns nothing where `buffer.readu8` raises: an
-        // exact-size array (no length prefix, so no check before it) must fit here.
-        let size = resolve(self.schema, element).layout.fixed_size.unwrap_or(0);
-        self.b.line(format!(
-            "if {cursor} + {count} * {size} > #{text} then OutOfBytes() end"
-        ));
+        if !in_packet {
+            // `string.byte` past the end returns nothing where `buffer.readu8` raises: an
+            // exact-size array (no length prefix, so no check before it) must fit here.
+            let size = resolve(self.schema, element).layout.fixed_size.unwrap_or(0);
+            self.b.line(format!(
+                "if {cursor} + {count} * {size} > #{text} then OutOfBytes() end"
+            ));
+        }
         self.byte_runs = ByteRuns::FromString(text);
         self.element_loop(element, count, cursor, array, path);
         self.b.middle("else");
