@@ -205,8 +205,14 @@ fn only_runs_of_four_or_more_get_a_second_loop() {
         .lines()
         .filter(|line| line.contains("DetectInterpreted()) then"))
         .count();
-    // ... and the boolean[] reader of Flags.
-    assert_eq!(chosen, 3 + 1, "{server}");
+    // ... and the boolean[] reader of Flags, and the three writers of Sent's Quads (Fire,
+    // FireAll, and the one FireList and FireExcept share).
+    assert_eq!(chosen, 3 + 1 + 3, "{server}");
+    let merged_writes = server
+        .lines()
+        .filter(|line| line.contains("buffer.writeu32(SendBuffer") && line.contains("bit32.replace"))
+        .count();
+    assert_eq!(merged_writes, 3, "{server}");
     // Pixels: two runs; Holders: its own run and its Pixels' two; Quads: one.
     let run_reads = server
         .lines()
@@ -357,5 +363,171 @@ fn elements_with_more_run_bytes_than_locals_allow_keep_one_form_and_load() {
             .expect("compare");
         assert!(problems.is_empty(), "{mode:?}: {problems}");
         assert_no_errors(&sim);
+    }
+}
+
+/// Runs of every length the writer groups (4, 5, 6, 7, 8 u8 fields; two runs split by a
+/// u16; an exact-size array inside a struct), sent with odd numbers: the bytes must not
+/// depend on the form, and must be what `buffer.writeu8` makes of each number.
+const SEND_SCHEMA: &str = r#"
+option MaxEventsPerPacket = 1000
+struct R4 { a: u8, b: u8, c: u8, d: u8 }
+struct R5 { a: u8, b: u8, c: u8, d: u8, e: u8 }
+struct R6 { a: u8, b: u8, c: u8, d: u8, e: u8, f: u8 }
+struct R7 { a: u8, b: u8, c: u8, d: u8, e: u8, f: u8, g: u8 }
+struct R8 { a: u8, b: u8, c: u8, d: u8, e: u8, f: u8, g: u8, h: u8 }
+struct Split { a: u8, b: u8, c: u8, d: u8, mid: u16, e: u8, f: u8, g: u8, h: u8, i: u8 }
+struct Box { tag: u8, cells: R5[2] }
+event E4 { From: Client, Type: Reliable, Call: ManySync, Data: R4[..20] }
+event E5 { From: Client, Type: Reliable, Call: ManySync, Data: R5[..20] }
+event E6 { From: Client, Type: Reliable, Call: ManySync, Data: R6[..20] }
+event E7 { From: Client, Type: Reliable, Call: ManySync, Data: R7[..20] }
+event E8 { From: Client, Type: Reliable, Call: ManySync, Data: R8[..20] }
+event ESplit { From: Client, Type: Reliable, Call: ManySync, Data: Split[..20] }
+event EBox { From: Client, Type: Reliable, Call: ManySync, Data: Box[3] }
+"#;
+
+/// Numbers `buffer.writeu8` takes, and the byte it writes for each (its argument
+/// truncated towards zero to a 64-bit integer, then the low eight bits).
+const ODD_NUMBERS: [(&str, u8); 14] = [
+    ("0", 0),
+    ("255", 255),
+    ("256", 0),
+    ("300", 44),
+    ("-1", 255),
+    ("-200", 56),
+    ("1.5", 1),
+    ("2.99", 2),
+    ("-0.5", 0),
+    ("-7.5", 249),
+    ("1e10", 0x00),
+    ("-1e10", 0x00),
+    ("2^32 + 5", 5),
+    ("65535 * 3", 0xFD),
+];
+
+#[test]
+fn merged_and_bytewise_run_writes_send_the_same_bytes_for_any_number() {
+    // 1e10 = 0x2_540B_E400: low byte 0x00; -1e10 likewise.
+    let numbers: Vec<&str> = ODD_NUMBERS.iter().map(|(text, _)| *text).collect();
+    let values = format!(
+        r#"
+        local Numbers = {{ {} }}
+        local Fields = {{ "a", "b", "c", "d", "e", "f", "g", "h", "i" }}
+        local Next = 0
+        local function Pick() Next += 1 return Numbers[(Next - 1) % #Numbers + 1] end
+        local function Make(Count, Extra)
+            local Value = Extra or {{}}
+            for Index = 1, Count do Value[Fields[Index]] = Pick() end
+            return Value
+        end
+        local function List(Count, Fields)
+            local Items = {{}}
+            for _ = 1, Count do table.insert(Items, Make(Fields)) end
+            return Items
+        end
+        shared.Sends = {{
+            E4 = List(7, 4), E5 = List(7, 5), E6 = List(7, 6), E7 = List(7, 7), E8 = List(7, 8),
+            ESplit = {{ Make(9, {{ mid = 513 }}), Make(9, {{ mid = 0 }}) }},
+            EBox = {{
+                {{ tag = Pick(), cells = List(2, 5) }},
+                {{ tag = Pick(), cells = List(2, 5) }},
+                {{ tag = Pick(), cells = List(2, 5) }},
+            }},
+        }}
+        shared.Order = {{ "E4", "E5", "E6", "E7", "E8", "ESplit", "EBox" }}
+        "#,
+        numbers.join(", ")
+    );
+    let expected_bytes: Vec<u8> = ODD_NUMBERS.iter().map(|(_, byte)| *byte).collect();
+    for mode in MODES {
+        let mut received: Vec<(bool, String)> = Vec::new();
+        for choice in [true, false] {
+            let mut modules = compile(SEND_SCHEMA);
+            assert!(modules.client.contains(TIMED), "the client times its choice");
+            modules.client = modules.client.replace(TIMED, &format!("local Answer = {choice}"));
+            let mut sim = start(&modules, mode, 1);
+            sim.server()
+                .exec(
+                    r#"
+                    local Net = require("Net")
+                    shared.Got = {}
+                    -- Every byte received, field by field in schema order, as text.
+                    local function Flatten(Value, Out)
+                        if type(Value) == "number" then table.insert(Out, tostring(Value)) return end
+                        local Keys = {}
+                        for Key in Value do table.insert(Keys, Key) end
+                        table.sort(Keys, function(A, B) return tostring(A) < tostring(B) end)
+                        for _, Key in Keys do Flatten(Value[Key], Out) end
+                    end
+                    for _, Name in { "E4", "E5", "E6", "E7", "E8", "ESplit", "EBox" } do
+                        Net[Name].On(function(_, Value)
+                            local Out = {}
+                            Flatten(Value, Out)
+                            table.insert(shared.Got, Name .. ":" .. table.concat(Out, ","))
+                        end)
+                    end
+                    "#,
+                )
+                .expect("listeners");
+            sim.client(0)
+                .expect("client")
+                .exec(&format!(
+                    r#"{values}
+                    local Net = require("Net")
+                    for _, Name in shared.Order do Net[Name].Fire(shared.Sends[Name]) end
+                    "#
+                ))
+                .expect("fires");
+            sim.steps(2).expect("steps");
+            let got: Vec<String> = sim.server().eval("return shared.Got").expect("got");
+            assert_eq!(got.len(), 7, "{choice} {mode:?}: every event arrives: {got:?}");
+            assert_no_errors(&sim);
+            received.push((choice, got.join("\n")));
+        }
+        assert_eq!(
+            received[0].1, received[1].1,
+            "{mode:?}: merged and bytewise writes differ"
+        );
+        // The first event's fields in order are the numbers in order.
+        let first_event = received[0].1.lines().next().unwrap_or_default().to_string();
+        let r4: Vec<u8> = first_event
+            .trim_start_matches("E4:")
+            .split(',')
+            .map(|byte| byte.parse().expect("a byte"))
+            .collect();
+        let cycle: Vec<u8> = expected_bytes.iter().cycle().take(r4.len()).copied().collect();
+        assert_eq!(r4, cycle, "{mode:?}: the bytes writeu8 makes of each number");
+    }
+}
+
+#[test]
+fn a_run_write_without_a_number_raises_in_both_forms_and_the_next_fire_goes_through() {
+    for choice in [true, false] {
+        let mut modules = compile(SEND_SCHEMA);
+        modules.client = modules.client.replace(TIMED, &format!("local Answer = {choice}"));
+        for mode in MODES {
+            let mut sim = start(&modules, mode, 1);
+            sim.server()
+                .exec("shared.Got = {} require('Net').E6.On(function(_, V) table.insert(shared.Got, #V) end)")
+                .expect("listener");
+            let raised: bool = sim
+                .client(0)
+                .expect("client")
+                .eval(
+                    r#"
+                    local Net = require("Net")
+                    local Whole = { a = 1, b = 2, c = 3, d = 4, e = 5, f = 6 }
+                    local Ok = pcall(Net.E6.Fire, { Whole, { a = 1, b = 2, c = 3, e = 5, f = 6 } })
+                    Net.E6.Fire({ Whole, Whole, Whole })
+                    return not Ok
+                    "#,
+                )
+                .expect("fires");
+            assert!(raised, "{choice} {mode:?}: a missing field raises");
+            sim.steps(2).expect("steps");
+            let got: Vec<u32> = sim.server().eval("return shared.Got").expect("got");
+            assert_eq!(got, [3], "{choice} {mode:?}: only the whole fire arrives");
+        }
     }
 }

@@ -28,6 +28,7 @@ pub mod server;
 pub mod streams;
 pub mod types;
 pub mod write;
+mod write_bytes;
 
 use std::collections::BTreeMap;
 
@@ -35,11 +36,11 @@ use crate::schema::model::{Schema, Type, TypeKind};
 
 use naming::{is_identifier, string_literal};
 
-/// Follows `Named` references to the type they stand for.
 /// Opens the branch of a reader or writer's interpreted form (prelude `DetectInterpreted`:
 /// timed once, on first use).
 pub const IF_INTERPRETED: &str = "if Interpreted or (Interpreted == nil and DetectInterpreted()) then";
 
+/// Follows `Named` references to the type they stand for.
 pub fn resolve<'a>(schema: &'a Schema, ty: &'a Type) -> &'a Type {
     let mut current = ty;
     // Named types cannot be recursive; the bound only guards a malformed model.

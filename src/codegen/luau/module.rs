@@ -210,6 +210,7 @@ impl<'a> ModuleGen<'a> {
             lookups: &mut self.lookups,
             context,
             allow_non_finite: self.schema.options.allow_non_finite,
+            byte_writes: Default::default(),
         }
     }
 

@@ -42,7 +42,7 @@ pub enum ByteRuns {
 
 /// Runs of u8 fields at consecutive offsets in a struct's fixed block, as ranges of
 /// indices into `layout.fixed`, at least [`MIN_RUN`] long.
-fn byte_runs(schema: &Schema, body: &StructType) -> Vec<Range<usize>> {
+pub(super) fn byte_runs(schema: &Schema, body: &StructType) -> Vec<Range<usize>> {
     let is_byte = |index: usize| {
         body.layout
             .fixed
@@ -82,7 +82,7 @@ fn byte_runs(schema: &Schema, body: &StructType) -> Vec<Range<usize>> {
 
 /// How many u8 fields of a fixed-size element (a struct, and the fixed structs it holds)
 /// sit in runs: the locals its `string.byte` form keeps until the element is built.
-fn run_bytes(schema: &Schema, ty: &Type) -> usize {
+pub(super) fn run_bytes(schema: &Schema, ty: &Type) -> usize {
     let TypeKind::Struct(body) = &resolve(schema, ty).kind else {
         return 0;
     };

@@ -9,6 +9,7 @@ use crate::schema::model::{BitKind, LengthRange, NumberKind, Schema, StructType,
 
 use super::builder::CodeBuilder;
 use super::naming::{index, is_identifier, string_literal};
+use super::write_bytes::ByteWrites;
 use super::{IF_INTERPRETED, Lookups, resolve};
 use crate::schema::wire::optional_has_flag;
 
@@ -49,6 +50,8 @@ pub struct Writer<'a> {
     /// Names the operation in WriteValidations errors, as a Luau string literal.
     pub context: String,
     pub allow_non_finite: bool,
+    /// The form of u8-run writes an enclosing array loop chose (`write_bytes.rs`).
+    pub byte_writes: ByteWrites,
 }
 
 impl Writer<'_> {
@@ -243,10 +246,12 @@ impl Writer<'_> {
                 let stop = self.b.fresh("Stop");
                 reserve(self, &cursor, &format!("{len} * {size}"));
                 self.b.line(format!("local {stop} = {cursor} + {len} * {size}"));
-                self.b.open(format!("for _, {item} in ipairs({array}) do"));
-                self.write_at(element, &item, &cursor);
-                self.b.line(format!("{cursor} += {size}"));
-                self.b.close("end");
+                self.fixed_element_writes(element, |writer| {
+                    writer.b.open(format!("for _, {item} in ipairs({array}) do"));
+                    writer.write_at(element, &item, &cursor);
+                    writer.b.line(format!("{cursor} += {size}"));
+                    writer.b.close("end");
+                });
                 self.b.line(format!(
                     "if {cursor} ~= {stop} then error(`[BlinkBlox] the array has no value at position {{{len} - ({stop} - {cursor}) // {size} + 1}}`, 2) end"
                 ));
@@ -390,7 +395,14 @@ impl Writer<'_> {
             self.b
                 .line(format!("buffer.writeu8(SendBuffer, {at}, {})", terms.join(" + ")));
         }
-        for slot in &layout.fixed {
+        let merged = self.merged_runs(body);
+        for (position, slot) in layout.fixed.iter().enumerate() {
+            if let Some(run) = merged.iter().find(|run| run.contains(&position)) {
+                if run.start == position {
+                    self.write_byte_run(body, value, offset, run.clone());
+                }
+                continue;
+            }
             let Some(field) = body.fields.get(slot.field) else {
                 continue;
             };
@@ -534,15 +546,17 @@ impl Writer<'_> {
                 let size = element.layout.fixed_size.unwrap_or(0);
                 let position = self.b.fresh("I");
                 let cursor = self.b.fresh("P");
-                self.b.line(format!("local {cursor} = {offset}"));
-                self.b.open(format!("for {position} = 1, {n} do"));
                 let item = self.b.fresh("Item");
-                self.b.line(format!("local {item} = {array}[{position}]"));
-                self.write_at(element, &item, &cursor);
-                if size > 0 {
-                    self.b.line(format!("{cursor} += {size}"));
-                }
-                self.b.close("end");
+                self.b.line(format!("local {cursor} = {offset}"));
+                self.fixed_element_writes(element, |writer| {
+                    writer.b.open(format!("for {position} = 1, {n} do"));
+                    writer.b.line(format!("local {item} = {array}[{position}]"));
+                    writer.write_at(element, &item, &cursor);
+                    if size > 0 {
+                        writer.b.line(format!("{cursor} += {size}"));
+                    }
+                    writer.b.close("end");
+                });
             }
             TypeKind::Struct(body) => {
                 let v = self.bind(value);
