@@ -9,11 +9,15 @@
 //! instructions, 5–7% slower for runs of 4, 6 and 7. So such an array gets two element
 //! loops, and the module's `Interpreted` (prelude `DetectInterpreted`) picks one.
 //!
-//! The bytes are the same either way, for every value: `buffer.writeu8` and `bit32.replace`
-//! both convert their argument with `luaL_checkunsigned`; `bit32.replace(r, v, f, 8)` keeps
-//! the low eight bits of `v`, and the bits of the first field above its byte are replaced
-//! by the later fields or cut off by the write's width (checked in both modes for NaN,
-//! the infinities, ±2^63 and numeric strings as well as the numbers the tests send).
+//! The bytes are the same either way, for every value: every path converts a number the
+//! same way, truncating it to a 64-bit integer and keeping the low 32 bits (the C functions
+//! through `luaL_checkunsigned`, the fastcall builtins through `luai_num2unsigned`, native
+//! code through `NUM_TO_UINT`, for `buffer.write*` and `bit32.replace` alike);
+//! `bit32.replace(r, v, f, 8)` keeps the low eight bits of `v`, and the bits of the first
+//! field above its byte are replaced by the later fields or cut off by the write's width.
+//! A value that is not a number raises in both forms (the message names a different
+//! builtin). `tests/codegen_byte_runs.rs` compares the forms on out-of-range, negative,
+//! fractional, huge, NaN, infinite and numeric-string values in both modes.
 
 use std::ops::Range;
 
@@ -68,6 +72,7 @@ impl Writer<'_> {
     /// Writes the u8 fields `run` of `value` (a struct of shape `body`) at their offsets
     /// from `offset`: four at a time with `writeu32`, then two with `writeu16`, then one.
     pub(super) fn write_byte_run(&mut self, body: &StructType, value: &str, offset: &str, run: Range<usize>) {
+        // `run` comes from `byte_runs` of this same body, so its slots and fields exist.
         let Some(first) = body.layout.fixed.get(run.start).map(|slot| slot.offset) else {
             return;
         };
