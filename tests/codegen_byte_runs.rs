@@ -25,9 +25,10 @@ event Sent { From: Server, Type: Reliable, Call: ManySync, Data: Quad[..10] }
 
 const TIMED: &str = "local Answer = BestString < BestBuffer";
 
-/// The modules with the timing's answer replaced (None: timed as shipped).
-fn modules_choosing(choice: Option<bool>) -> Modules {
-    let mut modules = compile(SCHEMA);
+/// `schema`'s modules with the timing's answer replaced on both sides (None: timed as
+/// shipped).
+fn compile_choosing(schema: &str, choice: Option<bool>) -> Modules {
+    let mut modules = compile(schema);
     for module in [&mut modules.server, &mut modules.client] {
         assert!(module.contains(TIMED), "the module times its choice");
         if let Some(choice) = choice {
@@ -75,7 +76,7 @@ table.insert(shared.Flags, Mixed)
 #[test]
 fn both_loops_deliver_the_same_values_in_both_modes() {
     for choice in [None, Some(true), Some(false)] {
-        let modules = modules_choosing(choice);
+        let modules = compile_choosing(SCHEMA, choice);
         for mode in MODES {
             let mut sim = start(&modules, mode, 1);
             sim.server()
@@ -133,7 +134,7 @@ fn pixel(bytes: [u8; 8], a: u8, tag: u16, flag: bool) -> Vec<u8> {
 #[test]
 fn checks_hold_and_every_packet_is_read_from_its_own_bytes() {
     for choice in [Some(true), Some(false)] {
-        let modules = modules_choosing(choice);
+        let modules = compile_choosing(SCHEMA, choice);
         for mode in MODES {
             let mut sim = start(&modules, mode, 1);
             sim.server()
@@ -224,7 +225,7 @@ fn only_runs_of_four_or_more_get_a_second_loop() {
 #[test]
 fn a_client_alternating_broadcast_and_personal_packets_reads_each_from_its_own_bytes() {
     for choice in [Some(true), Some(false)] {
-        let modules = modules_choosing(choice);
+        let modules = compile_choosing(SCHEMA, choice);
         for mode in MODES {
             let mut sim = start(&modules, mode, 2);
             for client in 0..2 {
@@ -293,8 +294,7 @@ fn a_short_exact_size_array_is_dropped_in_both_forms() {
     event Exact { From: Client, Type: Reliable, Call: SingleSync, Data: Q[4] }
     "#;
     for choice in [true, false] {
-        let mut modules = compile(schema);
-        modules.server = modules.server.replace(TIMED, &format!("local Answer = {choice}"));
+        let modules = compile_choosing(schema, Some(choice));
         for mode in MODES {
             let mut sim = start(&modules, mode, 1);
             sim.server()
@@ -480,9 +480,7 @@ fn merged_and_bytewise_run_writes_send_the_same_bytes_for_any_number() {
     for mode in MODES {
         let mut received: Vec<(bool, String)> = Vec::new();
         for choice in [true, false] {
-            let mut modules = compile(SEND_SCHEMA);
-            assert!(modules.client.contains(TIMED), "the client times its choice");
-            modules.client = modules.client.replace(TIMED, &format!("local Answer = {choice}"));
+            let modules = compile_choosing(SEND_SCHEMA, Some(choice));
             let mut sim = start(&modules, mode, 1);
             sim.server()
                 .exec(
@@ -541,8 +539,7 @@ fn merged_and_bytewise_run_writes_send_the_same_bytes_for_any_number() {
 #[test]
 fn a_run_write_without_a_number_raises_in_both_forms_and_the_next_fire_goes_through() {
     for choice in [true, false] {
-        let mut modules = compile(SEND_SCHEMA);
-        modules.client = modules.client.replace(TIMED, &format!("local Answer = {choice}"));
+        let modules = compile_choosing(SEND_SCHEMA, Some(choice));
         for mode in MODES {
             let mut sim = start(&modules, mode, 1);
             sim.server()
@@ -565,6 +562,66 @@ fn a_run_write_without_a_number_raises_in_both_forms_and_the_next_fire_goes_thro
             sim.steps(2).expect("steps");
             let got: Vec<u32> = sim.server().eval("return shared.Got").expect("got");
             assert_eq!(got, [3], "{choice} {mode:?}: only the whole fire arrives");
+        }
+    }
+}
+
+#[test]
+fn a_boolean_array_inside_a_chosen_element_loop_keeps_that_loop_s_form() {
+    // WithBits has a run (so its arrays get a loop in each form) and a boolean[20]: inside
+    // each loop the boolean array is read and written in that loop's form, with no second
+    // test of `Interpreted` per element.
+    let schema = r#"
+    struct Quad { a: u8, b: u8, c: u8, d: u8 }
+    struct WithBits { a: u8, b: u8, c: u8, d: u8, bits: boolean[20], more: Quad[2] }
+    event Up { From: Client, Type: Reliable, Call: ManySync, Data: WithBits[..10] }
+    event Down { From: Server, Type: Reliable, Call: ManySync, Data: WithBits[..10] }
+    "#;
+    let values = r#"
+        local function Item(Seed)
+            local Bits = {}
+            for Index = 1, 20 do Bits[Index] = (Index * Seed) % 3 == 0 end
+            return { a = Seed, b = Seed + 1, c = 255 - Seed, d = 7, bits = Bits,
+                more = { { a = 1, b = 2, c = 3, d = Seed }, { a = Seed, b = 0, c = 255, d = 9 } } }
+        end
+        shared.Sent = { Item(1), Item(2), Item(5) }
+    "#;
+    let server = compile(schema).server;
+    // One read choice (Up) and three write choices (Down's Fire, FireAll and the writer
+    // FireList and FireExcept share).
+    let chosen = server
+        .lines()
+        .filter(|line| line.contains("DetectInterpreted()) then"))
+        .count();
+    assert_eq!(chosen, 1 + 3, "{server}");
+    for choice in [true, false] {
+        let modules = compile_choosing(schema, Some(choice));
+        for mode in MODES {
+            let mut sim = start(&modules, mode, 1);
+            sim.server()
+                .exec(&format!(
+                    "{values} shared.Got = {{}} require('Net').Up.On(function(_, V) shared.Got = V end)"
+                ))
+                .expect("server listener");
+            sim.client(0)
+                .expect("client")
+                .exec(&format!(
+                    "{values} shared.Got = {{}} local Net = require('Net')
+                     Net.Down.On(function(V) shared.Got = V end)
+                     Net.Up.Fire(shared.Sent)"
+                ))
+                .expect("client fires");
+            sim.server()
+                .exec("require('Net').Down.FireAll(shared.Sent)")
+                .expect("server fires");
+            sim.steps(3).expect("steps");
+            for world in [sim.server(), sim.client(0).expect("client")] {
+                let problem: String = world
+                    .eval("local Ok, Why = shared.deepEqual(shared.Got, shared.Sent) return if Ok then '' else Why")
+                    .expect("compare");
+                assert!(problem.is_empty(), "{choice} {mode:?}: {problem}");
+            }
+            assert_no_errors(&sim);
         }
     }
 }

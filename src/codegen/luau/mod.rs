@@ -20,6 +20,7 @@ pub mod builder;
 pub mod check;
 pub mod client;
 pub mod decode;
+mod forms;
 pub mod module;
 pub mod naming;
 pub mod read;
@@ -35,10 +36,6 @@ use std::collections::BTreeMap;
 use crate::schema::model::{Schema, Type, TypeKind};
 
 use naming::{is_identifier, string_literal};
-
-/// Opens the branch of a reader or writer's interpreted form (prelude `DetectInterpreted`:
-/// timed once, on first use).
-pub const IF_INTERPRETED: &str = "if Interpreted or (Interpreted == nil and DetectInterpreted()) then";
 
 /// Follows `Named` references to the type they stand for.
 pub fn resolve<'a>(schema: &'a Schema, ty: &'a Type) -> &'a Type {

@@ -210,7 +210,7 @@ impl<'a> ModuleGen<'a> {
             lookups: &mut self.lookups,
             context,
             allow_non_finite: self.schema.options.allow_non_finite,
-            byte_writes: Default::default(),
+            form: Default::default(),
         }
     }
 
@@ -222,7 +222,8 @@ impl<'a> ModuleGen<'a> {
             allow_non_finite: self.schema.options.allow_non_finite,
             cursor: "RecvCursor",
             size: "RecvSize",
-            byte_runs: Default::default(),
+            form: Default::default(),
+            packet_text: None,
         }
     }
 

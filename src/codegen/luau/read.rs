@@ -18,10 +18,10 @@ use std::cell::Cell;
 
 use super::builder::CodeBuilder;
 use super::check::range_condition;
+use super::forms::{Form, TwoForms};
 use super::naming::{string_literal, table_key};
-use super::read_bytes::ByteRuns;
 use super::write::{offset_plus, tag_bytes};
-use super::{IF_INTERPRETED, Lookups, ValuePath, resolve};
+use super::{Lookups, ValuePath, resolve};
 use crate::schema::wire::optional_has_flag;
 
 thread_local! {
@@ -77,9 +77,21 @@ pub struct Reader<'a> {
     pub cursor: &'static str,
     /// The variable holding the end of the packet: `RecvSize`, or the loop's `Size`.
     pub size: &'static str,
-    /// Inside one of the two loops of an array of structs with byte runs
-    /// (`read_bytes.rs`): which one.
-    pub byte_runs: ByteRuns,
+    /// The branch of a two-form path being emitted into (`forms.rs`).
+    pub form: Form,
+    /// In the interpreted loop of an array of structs with byte runs (`read_bytes.rs`):
+    /// the local holding the packet as a string.
+    pub packet_text: Option<String>,
+}
+
+impl TwoForms for Reader<'_> {
+    fn form_mut(&mut self) -> &mut Form {
+        &mut self.form
+    }
+
+    fn builder(&mut self) -> &mut CodeBuilder {
+        self.b
+    }
 }
 
 impl Reader<'_> {
@@ -326,31 +338,32 @@ impl Reader<'_> {
         let array = self.typed_local("Array", "{ any }", &format!("table.create({len})"));
         let rows = self.local("Rows", &format!("{len} // 8"));
         let row = self.b.fresh("Row");
-        self.b.open(IF_INTERPRETED);
-        // Interpreted, every instruction counts: the rows table in a register, the
-        // loop over byte positions and a running destination index.
-        let table = self.local("Table", "BooleanRows");
-        let into = self.local("Into", "1");
-        let at = self.b.fresh("At");
-        self.b.open(format!("for {at} = {offset}, {offset} + {rows} - 1 do"));
-        self.b.line(format!(
-            "table.move({table}[buffer.readu8(B, {at}) + 1], 1, 8, {into}, {array})"
-        ));
-        self.b.line(format!("{into} += 8"));
-        self.b.close("end");
-        self.b.middle("else");
-        self.b.open(format!("for {row} = 0, {rows} - 1 do"));
-        let byte = self.local("Byte", &format!("buffer.readu8(B, {offset} + {row})"));
-        let base = self.local("Base", &format!("{row} * 8"));
-        for bit in 0..8u32 {
-            self.b.line(format!(
-                "{array}[{base} + {}] = bit32.btest({byte}, {})",
-                bit + 1,
-                1u32 << bit
-            ));
-        }
-        self.b.close("end");
-        self.b.close("end");
+        self.in_each_form(|reader| {
+            if reader.form == Form::Interpreted {
+                // Interpreted, every instruction counts: the rows table in a register, the
+                // loop over byte positions and a running destination index.
+                let table = reader.local("Table", "BooleanRows");
+                let into = reader.local("Into", "1");
+                let at = reader.b.fresh("At");
+                reader.b.open(format!("for {at} = {offset}, {offset} + {rows} - 1 do"));
+                reader.b.line(format!(
+                    "table.move({table}[buffer.readu8(B, {at}) + 1], 1, 8, {into}, {array})"
+                ));
+                reader.b.line(format!("{into} += 8"));
+            } else {
+                reader.b.open(format!("for {row} = 0, {rows} - 1 do"));
+                let byte = reader.local("Byte", &format!("buffer.readu8(B, {offset} + {row})"));
+                let base = reader.local("Base", &format!("{row} * 8"));
+                for bit in 0..8u32 {
+                    reader.b.line(format!(
+                        "{array}[{base} + {}] = bit32.btest({byte}, {})",
+                        bit + 1,
+                        1u32 << bit
+                    ));
+                }
+            }
+            reader.b.close("end");
+        });
         let tail = self.local("Tail", &format!("{len} % 8"));
         self.b.open(format!("if {tail} > 0 then"));
         let byte = self.local("Byte", &format!("buffer.readu8(B, {offset} + {rows})"));

@@ -14,8 +14,8 @@ use std::ops::Range;
 
 use crate::schema::model::{NumberKind, Schema, StructType, Type, TypeKind};
 
-use super::IF_INTERPRETED;
 use super::ValuePath;
+use super::forms::{Form, TwoForms};
 use super::read::Reader;
 use super::resolve;
 use super::write::offset_plus;
@@ -27,18 +27,6 @@ pub const MIN_RUN: usize = 4;
 /// until the element's table is built (nested structs' included), and Luau allows 200
 /// locals in a function.
 pub const MAX_RUN_BYTES: usize = 48;
-
-/// Where the reader takes byte runs from, once an enclosing array loop has chosen.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub enum ByteRuns {
-    /// No loop has chosen: an array with runs emits both loops.
-    #[default]
-    Unchosen,
-    /// In the `string.byte` loop: the local holding the packet as a string.
-    FromString(String),
-    /// In the `buffer.readu8` loop.
-    FromBuffer,
-}
 
 /// Runs of u8 fields at consecutive offsets in a struct's fixed block, as ranges of
 /// indices into `layout.fixed`, at least [`MIN_RUN`] long.
@@ -105,9 +93,9 @@ fn has_byte_run(schema: &Schema, ty: &Type) -> bool {
 
 impl Reader<'_> {
     /// Reads `count` fixed-size elements from `cursor` (a local moved along) into
-    /// `array`; two loops when the elements have byte runs and no enclosing loop has
-    /// chosen already. `in_packet`: the elements' bytes were already checked to be in
-    /// the packet (a length-prefixed array's count check).
+    /// `array`: a loop in each form when the elements have byte runs, the interpreted one
+    /// reading them from the packet's string. `in_packet`: the elements' bytes were already
+    /// checked to be in the packet (a length-prefixed array's count check).
     pub(super) fn fixed_element_loop(
         &mut self,
         element: &Type,
@@ -117,29 +105,33 @@ impl Reader<'_> {
         path: &ValuePath,
         in_packet: bool,
     ) {
-        if self.byte_runs != ByteRuns::Unchosen || !has_byte_run(self.schema, element) {
+        if !has_byte_run(self.schema, element) {
             self.element_loop(element, count, cursor, array, path);
             return;
         }
-        self.b.open(IF_INTERPRETED);
-        let text = self.b.fresh("Text");
-        self.b
-            .line(format!("local {text} = PacketStrings[B] or PacketString(B)"));
-        if !in_packet {
-            // `string.byte` past the end returns nothing where `buffer.readu8` raises: an
-            // exact-size array (no length prefix, so no check before it) must fit here.
-            let size = resolve(self.schema, element).layout.fixed_size.unwrap_or(0);
-            self.b.line(format!(
-                "if {cursor} + {count} * {size} > #{text} then OutOfBytes() end"
-            ));
-        }
-        self.byte_runs = ByteRuns::FromString(text);
-        self.element_loop(element, count, cursor, array, path);
-        self.b.middle("else");
-        self.byte_runs = ByteRuns::FromBuffer;
-        self.element_loop(element, count, cursor, array, path);
-        self.byte_runs = ByteRuns::Unchosen;
-        self.b.close("end");
+        self.in_each_form(|reader| {
+            // An enclosing loop that chose the interpreted form already holds the string
+            // and checked the bytes of its elements, these included.
+            if reader.form != Form::Interpreted || reader.packet_text.is_some() {
+                reader.element_loop(element, count, cursor, array, path);
+                return;
+            }
+            let text = reader.b.fresh("Text");
+            reader
+                .b
+                .line(format!("local {text} = PacketStrings[B] or PacketString(B)"));
+            if !in_packet {
+                // `string.byte` past the end returns nothing where `buffer.readu8` raises:
+                // an exact-size array (no length prefix, so no check before it) must fit.
+                let size = resolve(reader.schema, element).layout.fixed_size.unwrap_or(0);
+                reader.b.line(format!(
+                    "if {cursor} + {count} * {size} > #{text} then OutOfBytes() end"
+                ));
+            }
+            reader.packet_text = Some(text);
+            reader.element_loop(element, count, cursor, array, path);
+            reader.packet_text = None;
+        });
     }
 
     fn element_loop(&mut self, element: &Type, count: &str, cursor: &str, array: &str, path: &ValuePath) {
@@ -164,7 +156,7 @@ impl Reader<'_> {
         values: &mut [Option<String>],
     ) {
         let mut run_bytes: Vec<Option<String>> = vec![None; body.layout.fixed.len()];
-        if let ByteRuns::FromString(text) = self.byte_runs.clone() {
+        if let Some(text) = self.packet_text.clone() {
             for run in byte_runs(self.schema, body) {
                 let names: Vec<String> = run.clone().map(|_| self.b.fresh("Byte")).collect();
                 let first = body.layout.fixed[run.start].offset;

@@ -8,9 +8,9 @@
 use crate::schema::model::{BitKind, LengthRange, NumberKind, Schema, StructType, Type, TypeKind};
 
 use super::builder::CodeBuilder;
+use super::forms::{Form, TwoForms};
 use super::naming::{index, is_identifier, string_literal};
-use super::write_bytes::ByteWrites;
-use super::{IF_INTERPRETED, Lookups, resolve};
+use super::{Lookups, resolve};
 use crate::schema::wire::optional_has_flag;
 
 /// Width of an enum or variant index on the wire.
@@ -50,8 +50,18 @@ pub struct Writer<'a> {
     /// Names the operation in WriteValidations errors, as a Luau string literal.
     pub context: String,
     pub allow_non_finite: bool,
-    /// The form of u8-run writes an enclosing array loop chose (`write_bytes.rs`).
-    pub byte_writes: ByteWrites,
+    /// The branch of a two-form path being emitted into (`forms.rs`).
+    pub form: Form,
+}
+
+impl TwoForms for Writer<'_> {
+    fn form_mut(&mut self) -> &mut Form {
+        &mut self.form
+    }
+
+    fn builder(&mut self) -> &mut CodeBuilder {
+        self.b
+    }
 }
 
 impl Writer<'_> {
@@ -307,23 +317,23 @@ impl Writer<'_> {
         let index = self.b.fresh("I");
         let word = self.b.fresh("Word");
         self.b.line(format!("local {cursor} = {offset}"));
-        self.b.open(IF_INTERPRETED);
-        let moved = self.b.fresh("Moved");
-        self.b.line(format!("local {moved} = BooleanWord"));
-        self.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
-        self.b
-            .line(format!("table.move({array}, {index}, {index} + 31, 1, {moved})"));
-        self.emit_boolean_bits(&word, 32, |bit| format!("{moved}[{}]", bit + 1));
-        self.b.line(format!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
-        self.b.line(format!("{cursor} += 4"));
-        self.b.close("end");
-        self.b.middle("else");
-        self.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
-        self.emit_boolean_bits(&word, 32, |bit| format!("{array}[{}]", offset_plus(&index, bit)));
-        self.b.line(format!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
-        self.b.line(format!("{cursor} += 4"));
-        self.b.close("end");
-        self.b.close("end");
+        self.in_each_form(|writer| {
+            if writer.form == Form::Interpreted {
+                let moved = writer.b.fresh("Moved");
+                writer.b.line(format!("local {moved} = BooleanWord"));
+                writer.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
+                writer
+                    .b
+                    .line(format!("table.move({array}, {index}, {index} + 31, 1, {moved})"));
+                writer.emit_boolean_bits(&word, 32, |bit| format!("{moved}[{}]", bit + 1));
+            } else {
+                writer.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
+                writer.emit_boolean_bits(&word, 32, |bit| format!("{array}[{}]", offset_plus(&index, bit)));
+            }
+            writer.b.line(format!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
+            writer.b.line(format!("{cursor} += 4"));
+            writer.b.close("end");
+        });
         let rows = self.b.fresh("Row");
         self.b
             .open(format!("for {rows} = {len} - {len} % 32 + 1, {len} - 7, 8 do"));

@@ -23,46 +23,26 @@ use std::ops::Range;
 
 use crate::schema::model::{StructType, Type};
 
-use super::IF_INTERPRETED;
+use super::forms::{Form, TwoForms};
 use super::naming::index;
 use super::read_bytes::{byte_runs, run_bytes};
 use super::write::{Writer, offset_plus};
 
-/// Which form of u8-run writes the writer emits, once an enclosing array loop has chosen.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum ByteWrites {
-    /// No loop has chosen: an array whose elements hold runs emits both loops.
-    #[default]
-    Unchosen,
-    /// In the interpreted loop: runs merged into `writeu32`/`writeu16`.
-    Merged,
-    /// In the native loop: one `writeu8` a field.
-    Bytewise,
-}
-
 impl Writer<'_> {
     /// Emits the loop over an array's fixed-size elements (`element_loop` emits it
-    /// whole): twice, under the module's `Interpreted`, when the elements hold runs of u8
-    /// fields and no enclosing loop has chosen a form already; once otherwise.
+    /// whole): in each form when the elements hold runs of u8 fields, once otherwise.
     pub(super) fn fixed_element_writes(&mut self, element: &Type, mut element_loop: impl FnMut(&mut Self)) {
-        if self.byte_writes != ByteWrites::Unchosen || run_bytes(self.schema, element) == 0 {
+        if run_bytes(self.schema, element) == 0 {
             element_loop(self);
-            return;
+        } else {
+            self.in_each_form(element_loop);
         }
-        self.b.open(IF_INTERPRETED);
-        self.byte_writes = ByteWrites::Merged;
-        element_loop(self);
-        self.b.middle("else");
-        self.byte_writes = ByteWrites::Bytewise;
-        element_loop(self);
-        self.byte_writes = ByteWrites::Unchosen;
-        self.b.close("end");
     }
 
-    /// The runs of u8 fields of `body` to merge here (none outside an interpreted loop),
+    /// The runs of u8 fields of `body` to merge here (none outside the interpreted form),
     /// as ranges of indices into its `layout.fixed`.
     pub(super) fn merged_runs(&self, body: &StructType) -> Vec<Range<usize>> {
-        if self.byte_writes == ByteWrites::Merged {
+        if self.form == Form::Interpreted {
             byte_runs(self.schema, body)
         } else {
             Vec::new()
