@@ -184,6 +184,36 @@ fn filters_pick_benches_modes_and_tools() {
 }
 
 #[test]
+fn the_rows_of_a_bench_take_turns_and_every_frame_of_every_turn_is_checked() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    // 30 frames: a turn of 25 each, then one of 5 after an untimed frame. The server's tally
+    // must count every frame of both turns, warm-up and re-warm included, or the row fails.
+    let output = bench(
+        temp.path(),
+        &["Tiny", "--native", "--frames", "30", "--tools", "handwritten,blink"],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("Tiny / native: 2 row(s) taking turns of 25 frames"),
+        "{err}"
+    );
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(!report.contains("## Rows that failed"), "{report}");
+    assert!(
+        report.contains("the runtime rows of one bench and mode take turns of 25 timed frames"),
+        "{report}"
+    );
+    let rows = table_after(&report, "### Medians");
+    assert_eq!(rows.len(), 2, "{report}");
+    for row in &rows {
+        number(&row[3], "send native");
+        number(&row[4], "decode native");
+        assert_eq!(row[6], "2", "Tiny is two bytes an event: {row:?}");
+    }
+}
+
+#[test]
 fn a_tool_that_decodes_wrongly_fails_its_row() {
     let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
     let server = bench_dir.join("handwritten/Server.luau");

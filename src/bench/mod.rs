@@ -8,9 +8,10 @@
 //! `benchmark/tools.lock`, and [`install`] ties them together so that a failure never leaves a
 //! half-written tool in `benchmark/`.
 //!
-//! The runner half: [`run`] drives the Luau harness of `benchmark/harness/` over the runtime
-//! benches, [`run_compiler`] times the compiler, [`run_suite`] picks what to run from the
-//! filters and [`report`] writes `benchmark/Benchmarks.md`; [`place`] builds the Studio place.
+//! The runner half: [`run`] loads the Luau harness of `benchmark/harness/` for the runtime
+//! benches and [`run_row`] runs their rows side by side, [`run_compiler`] times the compiler,
+//! [`run_suite`] picks what to run from the filters and [`report`] writes
+//! `benchmark/Benchmarks.md`; [`place`] builds the Studio place.
 
 pub mod download;
 pub mod install;
@@ -24,6 +25,7 @@ pub mod run;
 pub mod run_compiler;
 pub mod run_release;
 pub mod run_rivals;
+pub mod run_row;
 pub mod run_scenarios;
 pub mod run_suite;
 pub mod run_upstream;

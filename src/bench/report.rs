@@ -7,6 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::bench::run::{EVENTS_PER_FRAME, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
 use crate::bench::run_compiler::{CompilerComparison, CompilerRow, PROCESS_WARMUP, ProcessComparison, STAGES};
 use crate::bench::run_rivals::{RivalOutcome, RivalRow};
+use crate::bench::run_row::{REWARM_FRAMES, TURN_FRAMES};
 use crate::bench::run_scenarios::ScenarioRow;
 use crate::runtime::{Mode, TimingClock};
 
@@ -485,7 +486,9 @@ impl Report<'_> {
         let _ = writeln!(
             out,
             "- {} timed frames a row after {WARMUP_FRAMES} untimed ones, {EVENTS_PER_FRAME} events a frame; modes: {}; \
-             every row in a fresh simulation (new Luau states for the server and the client)",
+             every row in a fresh simulation (new Luau states for the server and the client); the runtime rows of one \
+             bench and mode take turns of {TURN_FRAMES} timed frames, the order rotating each round, each turn \
+             after the first starting with {REWARM_FRAMES} untimed frame",
             context.frames,
             modes.join(", ")
         );
@@ -585,6 +588,10 @@ remote's listeners, the tool's decode and the bench's listener). Time the thread
 counted, so another busy process disturbs the figures less than it would a wall clock, though a shared \
 machine still moves them (caches, frequency): compare within a table, and rerun before reading a gap of a \
 tenth as a change.
+- **The rows of a bench take turns.** Each row keeps its own simulation, and the tools of one bench and \
+mode run a few frames at a time in rotation rather than one after another. A shared machine's speed drifts \
+over minutes; taking turns spreads a drift over every row of the table instead of landing it on whichever \
+row ran then, so the ratios between tools hold from run to run better than the absolute figures do.
 - **Natively compiled** is what a Roblox server runs for `--!native` code; **interpreted** is what most \
 players' clients run. In the embedded VM every function is compiled natively when native mode is on.
 - **The inbound limits are raised for the run.** `benchmark/definitions/Definition.blink` sets \

@@ -3,8 +3,8 @@
 //! delivered to the server, decoded and handed to a listener.
 //!
 //! The Luau half lives in `benchmark/harness/` (payloads, the client's timed frame, the
-//! server's checking listener, one adapter per tool); this file loads it, drives the frames
-//! and collects the figures. Clock: the thread's CPU time (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`
+//! server's checking listener, one adapter per tool); this file loads it and names the tools,
+//! and [`crate::bench::run_row`] drives the frames and collects the figures. Clock: the thread's CPU time (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`
 //! on Linux, the wall clock elsewhere), which a busy shared machine disturbs far less than
 //! wall time. The client times its fires and its flush inside Luau with `shared.BenchClock()`;
 //! the server's decode is what Rust measures around the delivery of the frame's packets to the
@@ -12,7 +12,6 @@
 //! bench's listener, then deferred threads). The run is single-threaded.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use crate::bench::BenchError;
 use crate::bench::library::Library;
@@ -200,9 +199,9 @@ pub struct RuntimeRow {
 
 /// The harness's Luau sources, read from `benchmark/`.
 pub struct Harness {
-    payloads: String,
-    client: String,
-    server: String,
+    pub(crate) payloads: String,
+    pub(crate) client: String,
+    pub(crate) server: String,
     adapters: Vec<(RuntimeTool, String)>,
     handwritten_server: String,
     handwritten_client: String,
@@ -213,7 +212,7 @@ pub struct Harness {
     /// zap's (from its binary, see [`Harness::set_zap`]), or why there are none.
     zap: Result<(String, String), String>,
     /// The runtime libraries read from disk, by tool.
-    libraries: Vec<(RuntimeTool, Library)>,
+    pub(crate) libraries: Vec<(RuntimeTool, Library)>,
 }
 
 pub(crate) fn read(path: &Path) -> Result<String, BenchError> {
@@ -268,7 +267,7 @@ impl Harness {
         self.libraries.push((tool, library));
     }
 
-    fn adapter(&self, tool: RuntimeTool) -> &str {
+    pub(crate) fn adapter(&self, tool: RuntimeTool) -> &str {
         self.adapters
             .iter()
             .find(|(candidate, _)| *candidate == tool)
@@ -276,7 +275,7 @@ impl Harness {
     }
 
     /// The Server and Client modules a tool runs, if it has any.
-    fn modules(&self, tool: RuntimeTool) -> Result<Option<(&str, &str)>, String> {
+    pub(crate) fn modules(&self, tool: RuntimeTool) -> Result<Option<(&str, &str)>, String> {
         Ok(match tool {
             RuntimeTool::Blink => Some((&self.blink.0, &self.blink.1)),
             RuntimeTool::Handwritten => Some((&self.handwritten_server, &self.handwritten_client)),
@@ -363,19 +362,7 @@ pub fn event_of(bench: &str) -> &str {
     bench.strip_suffix("Random").unwrap_or(bench)
 }
 
-/// Runs one row in a fresh simulation: `frames` timed frames after [`WARMUP_FRAMES`].
-pub fn run_row(harness: &Harness, bench: &'static str, tool: RuntimeTool, mode: Mode, frames: u32) -> RuntimeRow {
-    let frames = tool.max_frames().map_or(frames, |most| frames.min(most));
-    let outcome = measure(harness, bench, tool, mode, frames).map_err(|err| err.to_string());
-    RuntimeRow {
-        bench,
-        tool,
-        mode,
-        outcome,
-    }
-}
-
-fn lua_error(context: &str) -> impl Fn(mlua::Error) -> String + '_ {
+pub(crate) fn lua_error(context: &str) -> impl Fn(mlua::Error) -> String + '_ {
     move |err| format!("{context}: {err}")
 }
 
@@ -405,119 +392,11 @@ pub(crate) fn mount_library(
     library.mount(world, path).map_err(lua_error("server set-up"))
 }
 
-fn measure(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames: u32) -> Result<RowFigures, String> {
-    let event = event_of(bench);
-    let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
-    sim.set_timing_clock(TimingClock::ThreadCpu);
-    let modules = harness.modules(tool)?;
-    {
-        let server = sim.server();
-        let setup = lua_error("server set-up");
-        server.load_module("Payloads", &harness.payloads).map_err(&setup)?;
-        server.load_module("BenchServer", &harness.server).map_err(&setup)?;
-        if let Some((server_module, _)) = modules {
-            server.load_module("Server", server_module).map_err(&setup)?;
-        }
-        mount_library(&harness.libraries, tool, server)?;
-        server.load_module("Adapter", harness.adapter(tool)).map_err(&setup)?;
-        server
-            .exec(&format!(
-                "local listener, tally = require('BenchServer').listener('{bench}')\n\
-                 require('Adapter').server('{event}', listener)\n\
-                 shared.BenchTally = tally"
-            ))
-            .map_err(&setup)?;
-    }
-    // The remotes the server made reach the client.
-    sim.step().map_err(lua_error("replicating the remotes"))?;
-    {
-        let client = sim.client(0).ok_or("the client left")?;
-        let setup = lua_error("client set-up");
-        install_clock(client).map_err(&setup)?;
-        client.load_module("Payloads", &harness.payloads).map_err(&setup)?;
-        client.load_module("BenchClient", &harness.client).map_err(&setup)?;
-        if let Some((_, client_module)) = modules {
-            client.load_module("Client", client_module).map_err(&setup)?;
-        }
-        client.load_module("Adapter", harness.adapter(tool)).map_err(&setup)?;
-        // In a task thread: a library's client may wait for the server (an attribute, a
-        // handshake) before its first fire, which takes simulation steps.
-        client
-            .spawn(&format!(
-                "local fire, flush = require('Adapter').client('{event}')\n\
-                 shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
-            ))
-            .map_err(&setup)?;
-    };
-    let frame_fn = await_client_frame(&mut sim)?;
-    sim.take_traffic();
-
-    let timed = frames as usize;
-    let (mut fires, mut flushes, mut sends, mut decodes) = (
-        Vec::with_capacity(timed),
-        Vec::with_capacity(timed),
-        Vec::with_capacity(timed),
-        Vec::with_capacity(timed),
-    );
-    let (mut bytes, mut calls) = (0u64, 0u64);
-    // A library flushes in the client's frame (Heartbeat or PostSimulation), so its frame takes
-    // two steps: the client's frame sends, the next step delivers. Both steps' client frames
-    // count as its flush, and both steps' server deliveries as its decode.
-    let steps_per_frame = if tool.is_library() { 2 } else { 1 };
-    for frame in 0..WARMUP_FRAMES + frames {
-        let client = sim.client(0).ok_or("the client left")?;
-        let (fire, mut flush): (f64, f64) = client.call(&frame_fn, ()).map_err(lua_error("firing"))?;
-        let mut decode = 0.0;
-        for _ in 0..steps_per_frame {
-            sim.step().map_err(lua_error("delivering"))?;
-            let timing = sim.last_step_timing();
-            decode += timing.server.receive.as_secs_f64();
-            if tool.is_library() {
-                flush += timing
-                    .clients
-                    .iter()
-                    .map(|(_, client)| client.frame.as_secs_f64())
-                    .sum::<f64>();
-            }
-        }
-        let traffic = sim.take_traffic();
-        if frame >= WARMUP_FRAMES {
-            fires.push(fire);
-            flushes.push(flush);
-            sends.push(fire + flush);
-            decodes.push(decode);
-            let total = traffic.total();
-            bytes += if total.buffer_bytes > 0 {
-                total.buffer_bytes
-            } else {
-                total.bytes
-            };
-            calls += total.calls;
-        }
-    }
-    if tool.is_library() {
-        // Anything a library held back for its own throttle arrives before the tally is read.
-        sim.steps(2).map_err(lua_error("delivering the last frame"))?;
-    }
-    check_outcome(&sim, frames)?;
-    let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
-    let events = f64::from(frames) * f64::from(EVENTS_PER_FRAME);
-    Ok(RowFigures {
-        send: stats(&sends)?,
-        fire: stats(&fires)?,
-        flush: stats(&flushes)?,
-        decode: stats(&decodes)?,
-        bytes_per_event: bytes as f64 / events,
-        calls_per_frame: calls as f64 / f64::from(frames),
-        frames,
-    })
-}
-
 /// The most steps a client's set-up may wait for the server (a library's handshake).
 pub(crate) const CLIENT_SETUP_STEPS: u32 = 30;
 
 /// Steps until the client's set-up thread has built `shared.BenchFrame`, and returns it.
-fn await_client_frame(sim: &mut Simulation) -> Result<mlua::Function, String> {
+pub(crate) fn await_client_frame(sim: &mut Simulation) -> Result<mlua::Function, String> {
     let setup = lua_error("client set-up");
     for _ in 0..=CLIENT_SETUP_STEPS {
         let client = sim.client(0).ok_or("the client left")?;
@@ -554,71 +433,6 @@ pub(crate) fn install_clock(world: &World) -> mlua::Result<()> {
     let lua = world.lua();
     let clock = lua.create_function(|_, ()| Ok(TimingClock::ThreadCpu.now().as_secs_f64()))?;
     lua.globals().get::<mlua::Table>("shared")?.set("BenchClock", clock)
-}
-
-/// Every event fired arrived and decoded to what was fired, and nothing raised an error.
-fn check_outcome(sim: &Simulation, frames: u32) -> Result<(), String> {
-    for world in sim.worlds() {
-        if let Some(error) = world.errors().first() {
-            let side = if world.is_server() { "the server" } else { "the client" };
-            return Err(format!("{side} raised: {error}"));
-        }
-    }
-    let (received, mismatches, first): (u64, u64, Option<String>) = sim
-        .server()
-        .eval("local t = shared.BenchTally return t.received, t.mismatches, t.firstMismatch")
-        .map_err(lua_error("reading the tally"))?;
-    let expected = u64::from(WARMUP_FRAMES + frames) * u64::from(EVENTS_PER_FRAME);
-    if mismatches > 0 {
-        return Err(format!(
-            "{mismatches} decoded value(s) differ from what was fired: {}",
-            first.unwrap_or_default()
-        ));
-    }
-    if received != expected {
-        return Err(format!(
-            "the server's listener saw {received} of the {expected} events fired"
-        ));
-    }
-    Ok(())
-}
-
-/// Which runtime rows to run.
-#[derive(Clone, Debug)]
-pub struct RuntimePlan {
-    pub benches: Vec<&'static str>,
-    pub tools: Vec<RuntimeTool>,
-    pub modes: Vec<Mode>,
-    pub frames: u32,
-}
-
-/// Runs every row of the plan, each in a fresh simulation, reporting progress on stderr.
-pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> Vec<RuntimeRow> {
-    let mut rows = Vec::new();
-    for &bench in &plan.benches {
-        for &tool in &plan.tools {
-            for &mode in &plan.modes {
-                let started = Instant::now();
-                let row = run_row(harness, bench, tool, mode, plan.frames);
-                let summary = match &row.outcome {
-                    Ok(figures) => format!(
-                        "send {:.3} ms, decode {:.3} ms, {:.1} bytes",
-                        figures.send.median_ms, figures.decode.median_ms, figures.bytes_per_event
-                    ),
-                    Err(err) => format!("failed: {err}"),
-                };
-                eprintln!(
-                    "{:>12} {bench} / {} / {} — {summary} ({:.1} s)",
-                    "Ran",
-                    tool.key(),
-                    mode.label(),
-                    started.elapsed().as_secs_f64()
-                );
-                rows.push(row);
-            }
-        }
-    }
-    rows
 }
 
 #[cfg(test)]

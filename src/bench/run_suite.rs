@@ -8,9 +8,7 @@ use crate::bench::library::{installed_entry, load_tool_library, tool_dir};
 use crate::bench::lock::write_atomically;
 use crate::bench::place::PROBE_IN_STUDIO;
 use crate::bench::report::{Report, RunContext, cpu_model, os_description, today};
-use crate::bench::run::{
-    Harness, ROBLOX_MAX_FRAMES, RUNTIME_BENCHES, RuntimePlan, RuntimeRow, RuntimeTool, definition_path, run_runtime,
-};
+use crate::bench::run::{Harness, ROBLOX_MAX_FRAMES, RUNTIME_BENCHES, RuntimeRow, RuntimeTool, definition_path};
 use crate::bench::run_compiler::{
     CompilerComparison, CompilerRow, compare_with_blink, many_declarations_schema, many_declarations_schema_for_blink,
     run_compiler,
@@ -18,6 +16,7 @@ use crate::bench::run_compiler::{
 use crate::bench::run_compiler::{PROCESS_RUNS, ProcessComparison, compare_with_zap, many_declarations_schema_for_zap};
 use crate::bench::run_release::{BlinkCompiler, compile_with_blinkblox_binary};
 use crate::bench::run_rivals::{RIVALS, RivalOutcome, RivalRow, RivalsPlan, run_rivals_group};
+use crate::bench::run_row::{RuntimePlan, run_runtime};
 use crate::bench::run_scenarios::{SCENARIOS, ScenarioHarness, run_scenarios};
 use crate::bench::run_upstream::{compile_upstream, is_blink_source, origin_version, upstream_dir};
 use crate::bench::run_zap::{compile_with_zap, find_zap, one_line, zap_version};
