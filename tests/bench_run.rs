@@ -184,10 +184,10 @@ fn filters_pick_benches_modes_and_tools() {
 }
 
 #[test]
-fn the_rows_of_a_bench_take_turns_and_every_frame_of_every_turn_is_checked() {
+fn the_rows_of_a_bench_take_turns_in_fresh_simulations_and_every_turn_is_checked() {
     let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
-    // 30 frames: a turn of 25 each, then one of 5 after an untimed frame. The server's tally
-    // must count every frame of both turns, warm-up and re-warm included, or the row fails.
+    // 30 frames: a turn of 25 each, then one of 5, each in a fresh simulation. Every turn's
+    // server must count the events of its own frames, warm-up included, or the row fails.
     let output = bench(
         temp.path(),
         &["Tiny", "--native", "--frames", "30", "--tools", "handwritten,blink"],
@@ -201,7 +201,7 @@ fn the_rows_of_a_bench_take_turns_and_every_frame_of_every_turn_is_checked() {
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
     assert!(!report.contains("## Rows that failed"), "{report}");
     assert!(
-        report.contains("the runtime rows of one bench and mode take turns of 25 timed frames"),
+        report.contains("a row's frames timed in turns of 25, each turn in a fresh simulation"),
         "{report}"
     );
     let rows = table_after(&report, "### Medians");

@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::bench::run::{EVENTS_PER_FRAME, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
 use crate::bench::run_compiler::{CompilerComparison, CompilerRow, PROCESS_WARMUP, ProcessComparison, STAGES};
 use crate::bench::run_rivals::{RivalOutcome, RivalRow};
-use crate::bench::run_row::{REWARM_FRAMES, TURN_FRAMES};
+use crate::bench::run_row::TURN_FRAMES;
 use crate::bench::run_scenarios::ScenarioRow;
 use crate::runtime::{Mode, TimingClock};
 
@@ -485,10 +485,9 @@ impl Report<'_> {
         let modes: Vec<&str> = context.modes.iter().map(|mode| mode.label()).collect();
         let _ = writeln!(
             out,
-            "- {} timed frames a row after {WARMUP_FRAMES} untimed ones, {EVENTS_PER_FRAME} events a frame; modes: {}; \
-             every row in a fresh simulation (new Luau states for the server and the client); the runtime rows of one \
-             bench and mode take turns of {TURN_FRAMES} timed frames, the order rotating each round, each turn \
-             after the first starting with {REWARM_FRAMES} untimed frame",
+            "- {} timed frames a row, {EVENTS_PER_FRAME} events a frame; modes: {}; a row's frames timed in turns of \
+             {TURN_FRAMES}, each turn in a fresh simulation (new Luau states for the server and the client) after \
+             {WARMUP_FRAMES} untimed frames, the runtime rows of one bench and mode taking turns in rotation",
             context.frames,
             modes.join(", ")
         );
@@ -588,10 +587,12 @@ remote's listeners, the tool's decode and the bench's listener). Time the thread
 counted, so another busy process disturbs the figures less than it would a wall clock, though a shared \
 machine still moves them (caches, frequency): compare within a table, and rerun before reading a gap of a \
 tenth as a change.
-- **The rows of a bench take turns.** Each row keeps its own simulation, and the tools of one bench and \
-mode run a few frames at a time in rotation rather than one after another. A shared machine's speed drifts \
-over minutes; taking turns spreads a drift over every row of the table instead of landing it on whichever \
-row ran then, so the ratios between tools hold from run to run better than the absolute figures do.
+- **The rows of a bench take turns, each turn in a fresh simulation.** The tools of one bench and mode \
+run 25 frames at a time in rotation rather than one after another, so a drift in a shared machine's speed \
+over minutes lands on every row of the table instead of on whichever row ran then. And a simulation can run \
+slower than the next for its whole life (where its heap and native code landed; here about one in eight, by \
+a third); with eight simulations a row, an unlucky one moves a few frames rather than the median. So the \
+ratios between tools hold from run to run better than the absolute figures do.
 - **Natively compiled** is what a Roblox server runs for `--!native` code; **interpreted** is what most \
 players' clients run. In the embedded VM every function is compiled natively when native mode is on.
 - **The inbound limits are raised for the run.** `benchmark/definitions/Definition.blink` sets \

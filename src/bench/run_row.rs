@@ -1,13 +1,15 @@
 //! The runtime rows of one bench and mode, run side by side.
 //!
-//! Each row keeps its own [`Simulation`] (a server and a client with the tool's modules) for the
-//! whole run, and the rows take turns of [`TURN_FRAMES`] frames, the order rotating every round.
-//! A shared machine's speed drifts over minutes (other tenants, caches, clock frequency); run one
-//! after the other, two rows of a ratio can land on either side of such a drift, and the same
-//! binary's ratio to Blink moved by a third between runs. Taking turns spreads every drift
-//! over every row, so a ratio compares the tools under the same conditions. Each turn after the
-//! first starts with [`REWARM_FRAMES`] untimed frames, so that the caches another row evicted are
-//! refilled before the timing starts again.
+//! A row's frames are timed in turns of [`TURN_FRAMES`], each turn in a fresh [`Simulation`]
+//! (a server and a client with the tool's modules, [`WARMUP_FRAMES`] untimed frames first), and
+//! the tools take their turns in rotation, one further along each round. Two things move a
+//! figure on a shared machine that are not the code's. Its speed drifts over minutes (other
+//! tenants, clock frequency): run one after another, two rows of a ratio can land on either
+//! side of a drift, and taking turns spreads it over every row. And one simulation can be
+//! slower than the next for its whole life (where its heap and native code landed): the same
+//! row measured 3.1 ms in most processes and 4.0-4.3 ms in about one in eight, send and decode
+//! together. With a fresh simulation a turn, an unlucky one moves a few of the row's frames,
+//! and the median is the typical simulation's.
 
 use std::time::Instant;
 
@@ -17,10 +19,8 @@ use crate::bench::run::{
 };
 use crate::runtime::{Mode, Simulation, TimingClock};
 
-/// Timed frames a row runs before the next row takes its turn.
+/// Timed frames a turn: each in a fresh simulation, before the next row takes its turn.
 pub const TURN_FRAMES: u32 = 25;
-/// Untimed frames at the start of every turn but the first (which has [`WARMUP_FRAMES`]).
-pub const REWARM_FRAMES: u32 = 1;
 
 /// Which runtime rows to run.
 #[derive(Clone, Debug)]
@@ -43,8 +43,8 @@ pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> Vec<RuntimeRow> {
     rows
 }
 
-/// One bench in one mode on every tool: each row set up in a fresh simulation, then the rows
-/// taking turns until each has timed its frames (a tool's [`RuntimeTool::max_frames`] at most).
+/// One bench in one mode on every tool: the rows take turns until each has timed its frames
+/// (a tool's [`RuntimeTool::max_frames`] at most). A row whose turn fails runs no more turns.
 pub fn run_side_by_side(
     harness: &Harness,
     bench: &'static str,
@@ -59,32 +59,25 @@ pub fn run_side_by_side(
         mode.label(),
         tools.len()
     );
-    let mut sessions: Vec<(RuntimeTool, Result<RowSession, String>)> = tools
+    let targets: Vec<u32> = tools
         .iter()
-        .map(|&tool| {
-            let target = tool.max_frames().map_or(frames, |most| frames.min(most));
-            (tool, RowSession::start(harness, bench, tool, mode, target))
-        })
+        .map(|tool| tool.max_frames().map_or(frames, |most| frames.min(most)))
         .collect();
-    let targets: Vec<u32> = sessions
-        .iter()
-        .map(|(_, session)| session.as_ref().map_or(0, |session| session.left))
-        .collect();
+    let mut samples: Vec<Result<RowSamples, String>> = tools.iter().map(|_| Ok(RowSamples::default())).collect();
     for turn in schedule(&targets) {
-        let (_, slot) = &mut sessions[turn.row];
-        if let Ok(session) = slot
-            && let Err(err) = session.take_turn(turn)
-        {
-            *slot = Err(err);
+        let Ok(row) = &mut samples[turn.row] else { continue };
+        if let Err(err) = run_turn(harness, bench, tools[turn.row], mode, turn.timed, row) {
+            samples[turn.row] = Err(err);
         }
     }
-    let rows: Vec<RuntimeRow> = sessions
-        .into_iter()
-        .map(|(tool, session)| RuntimeRow {
+    let rows: Vec<RuntimeRow> = tools
+        .iter()
+        .zip(samples)
+        .map(|(&tool, samples)| RuntimeRow {
             bench,
             tool,
             mode,
-            outcome: session.and_then(RowSession::finish),
+            outcome: samples.and_then(|samples| samples.figures()),
         })
         .collect();
     for row in &rows {
@@ -111,17 +104,15 @@ pub fn run_side_by_side(
     rows
 }
 
-/// One row's turn: `untimed` frames to refill the caches, then `timed` frames.
+/// One turn: `row` times `timed` frames in a fresh simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Turn {
     row: usize,
-    untimed: u32,
     timed: u32,
 }
 
 /// The turns for rows that are to time `targets[row]` frames each: rounds of at most
-/// [`TURN_FRAMES`] frames a row, the first row of a round one further along each round, and
-/// [`REWARM_FRAMES`] untimed frames first in every turn but a row's first.
+/// [`TURN_FRAMES`] frames a row, the first row of a round one further along each round.
 fn schedule(targets: &[u32]) -> Vec<Turn> {
     let mut left = targets.to_vec();
     let mut turns = Vec::new();
@@ -133,9 +124,8 @@ fn schedule(targets: &[u32]) -> Vec<Turn> {
                 continue;
             }
             let timed = left[row].min(TURN_FRAMES);
-            let untimed = if left[row] == targets[row] { 0 } else { REWARM_FRAMES };
             left[row] -= timed;
-            turns.push(Turn { row, untimed, timed });
+            turns.push(Turn { row, timed });
         }
         if turns.len() == before {
             break;
@@ -144,16 +134,77 @@ fn schedule(targets: &[u32]) -> Vec<Turn> {
     turns
 }
 
-/// One row's simulation, kept between its turns, and the figures it has timed so far.
-struct RowSession {
+/// A fresh simulation, [`WARMUP_FRAMES`] untimed frames, `timed` frames added to `samples`,
+/// and a check that every event of every frame arrived as it was fired.
+fn run_turn(
+    harness: &Harness,
+    bench: &str,
     tool: RuntimeTool,
-    sim: Simulation,
-    /// The client's `shared.BenchFrame`: fires the frame's events, flushes, returns both times.
-    frame_fn: mlua::Function,
-    /// Timed frames still to run (the row's target until its first turn).
-    left: u32,
-    /// Every frame run, untimed ones included (what the server's tally must have seen).
-    frames_run: u32,
+    mode: Mode,
+    timed: u32,
+    samples: &mut RowSamples,
+) -> Result<(), String> {
+    let (mut sim, frame_fn) = set_up(harness, bench, tool, mode)?;
+    for frame in 0..WARMUP_FRAMES + timed {
+        let figures = run_frame(&mut sim, &frame_fn, tool)?;
+        if frame >= WARMUP_FRAMES {
+            samples.push(&figures);
+        }
+    }
+    if tool.is_library() {
+        // Anything a library held back for its own throttle arrives before the tally is read.
+        sim.steps(2).map_err(lua_error("delivering the last frame"))?;
+    }
+    check_outcome(&sim, WARMUP_FRAMES + timed)
+}
+
+/// One frame: the client fires and flushes, the server receives and decodes.
+fn run_frame(sim: &mut Simulation, frame_fn: &mlua::Function, tool: RuntimeTool) -> Result<FrameFigures, String> {
+    let client = sim.client(0).ok_or("the client left")?;
+    let (fire, mut flush): (f64, f64) = client.call(frame_fn, ()).map_err(lua_error("firing"))?;
+    let mut decode = 0.0;
+    // A library flushes in the client's frame (Heartbeat or PostSimulation), so its frame takes
+    // two steps: the client's frame sends, the next step delivers. Both steps' client frames
+    // count as its flush, and both steps' server deliveries as its decode.
+    let steps = if tool.is_library() { 2 } else { 1 };
+    for _ in 0..steps {
+        sim.step().map_err(lua_error("delivering"))?;
+        let timing = sim.last_step_timing();
+        decode += timing.server.receive.as_secs_f64();
+        if tool.is_library() {
+            flush += timing
+                .clients
+                .iter()
+                .map(|(_, client)| client.frame.as_secs_f64())
+                .sum::<f64>();
+        }
+    }
+    let total = sim.take_traffic().total();
+    Ok(FrameFigures {
+        fire,
+        flush,
+        decode,
+        bytes: if total.buffer_bytes > 0 {
+            total.buffer_bytes
+        } else {
+            total.bytes
+        },
+        calls: total.calls,
+    })
+}
+
+/// What one frame measured.
+struct FrameFigures {
+    fire: f64,
+    flush: f64,
+    decode: f64,
+    bytes: u64,
+    calls: u64,
+}
+
+/// A row's timed frames, gathered over its turns.
+#[derive(Default)]
+struct RowSamples {
     fires: Vec<f64>,
     flushes: Vec<f64>,
     sends: Vec<f64>,
@@ -162,92 +213,18 @@ struct RowSession {
     calls: u64,
 }
 
-impl RowSession {
-    /// A fresh simulation with the tool's modules loaded on both sides, the client's frame
-    /// ready, and the warm-up frames run.
-    fn start(harness: &Harness, bench: &str, tool: RuntimeTool, mode: Mode, frames: u32) -> Result<RowSession, String> {
-        let (sim, frame_fn) = set_up(harness, bench, tool, mode)?;
-        let timed = frames as usize;
-        let mut session = RowSession {
-            tool,
-            sim,
-            frame_fn,
-            left: frames,
-            frames_run: 0,
-            fires: Vec::with_capacity(timed),
-            flushes: Vec::with_capacity(timed),
-            sends: Vec::with_capacity(timed),
-            decodes: Vec::with_capacity(timed),
-            bytes: 0,
-            calls: 0,
-        };
-        for _ in 0..WARMUP_FRAMES {
-            session.frame()?;
-        }
-        Ok(session)
+impl RowSamples {
+    fn push(&mut self, frame: &FrameFigures) {
+        self.fires.push(frame.fire);
+        self.flushes.push(frame.flush);
+        self.sends.push(frame.fire + frame.flush);
+        self.decodes.push(frame.decode);
+        self.bytes += frame.bytes;
+        self.calls += frame.calls;
     }
 
-    /// The turn's untimed frames, then its timed ones.
-    fn take_turn(&mut self, turn: Turn) -> Result<(), String> {
-        for _ in 0..turn.untimed {
-            self.frame()?;
-        }
-        for _ in 0..turn.timed {
-            let timed = self.frame()?;
-            self.fires.push(timed.fire);
-            self.flushes.push(timed.flush);
-            self.sends.push(timed.fire + timed.flush);
-            self.decodes.push(timed.decode);
-            self.bytes += timed.bytes;
-            self.calls += timed.calls;
-            self.left -= 1;
-        }
-        Ok(())
-    }
-
-    /// One frame: the client fires and flushes, the server receives and decodes.
-    fn frame(&mut self) -> Result<FrameFigures, String> {
-        let client = self.sim.client(0).ok_or("the client left")?;
-        let (fire, mut flush): (f64, f64) = client.call(&self.frame_fn, ()).map_err(lua_error("firing"))?;
-        let mut decode = 0.0;
-        // A library flushes in the client's frame (Heartbeat or PostSimulation), so its frame
-        // takes two steps: the client's frame sends, the next step delivers. Both steps' client
-        // frames count as its flush, and both steps' server deliveries as its decode.
-        let steps = if self.tool.is_library() { 2 } else { 1 };
-        for _ in 0..steps {
-            self.sim.step().map_err(lua_error("delivering"))?;
-            let timing = self.sim.last_step_timing();
-            decode += timing.server.receive.as_secs_f64();
-            if self.tool.is_library() {
-                flush += timing
-                    .clients
-                    .iter()
-                    .map(|(_, client)| client.frame.as_secs_f64())
-                    .sum::<f64>();
-            }
-        }
-        self.frames_run += 1;
-        let total = self.sim.take_traffic().total();
-        Ok(FrameFigures {
-            fire,
-            flush,
-            decode,
-            bytes: if total.buffer_bytes > 0 {
-                total.buffer_bytes
-            } else {
-                total.bytes
-            },
-            calls: total.calls,
-        })
-    }
-
-    /// Checks that every event fired arrived as it was fired, and gives the row's figures.
-    fn finish(mut self) -> Result<RowFigures, String> {
-        if self.tool.is_library() {
-            // Anything a library held back for its own throttle arrives before the tally is read.
-            self.sim.steps(2).map_err(lua_error("delivering the last frame"))?;
-        }
-        check_outcome(&self.sim, self.frames_run)?;
+    /// Medians and 99th percentiles over every timed frame, and the bytes and calls a frame.
+    fn figures(self) -> Result<RowFigures, String> {
         let frames = self.sends.len() as u32;
         let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
         let events = f64::from(frames) * f64::from(EVENTS_PER_FRAME);
@@ -261,15 +238,6 @@ impl RowSession {
             frames,
         })
     }
-}
-
-/// What one frame measured.
-struct FrameFigures {
-    fire: f64,
-    flush: f64,
-    decode: f64,
-    bytes: u64,
-    calls: u64,
 }
 
 /// A fresh simulation (one server, one client) running `tool`'s side of `bench`, and the
@@ -360,8 +328,8 @@ fn check_outcome(sim: &Simulation, frames: u32) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn turn(row: usize, untimed: u32, timed: u32) -> Turn {
-        Turn { row, untimed, timed }
+    fn turn(row: usize, timed: u32) -> Turn {
+        Turn { row, timed }
     }
 
     #[test]
@@ -371,31 +339,31 @@ mod tests {
         assert_eq!(
             schedule(&[60, 60, 20]),
             [
-                turn(0, 0, 25),
-                turn(1, 0, 25),
-                turn(2, 0, 20),
-                turn(1, 1, 25),
-                turn(0, 1, 25),
-                turn(0, 1, 10),
-                turn(1, 1, 10),
+                turn(0, 25),
+                turn(1, 25),
+                turn(2, 20),
+                turn(1, 25),
+                turn(0, 25),
+                turn(0, 10),
+                turn(1, 10),
             ]
         );
     }
 
     #[test]
-    fn every_row_times_exactly_its_frames_and_rewarms_after_others() {
+    fn every_row_times_exactly_its_frames_a_turn_at_a_time() {
         let targets = [200, 7, 0, 26, 200];
         let turns = schedule(&targets);
         for (row, &target) in targets.iter().enumerate() {
             let mine: Vec<&Turn> = turns.iter().filter(|turn| turn.row == row).collect();
             assert_eq!(mine.iter().map(|turn| turn.timed).sum::<u32>(), target, "row {row}");
             assert!(mine.iter().all(|turn| turn.timed <= TURN_FRAMES && turn.timed > 0));
-            assert!(mine.iter().skip(1).all(|turn| turn.untimed == REWARM_FRAMES));
-            assert!(mine.first().is_none_or(|turn| turn.untimed == 0));
         }
-        // Every row has had a turn before any row has its second.
-        let first_rewarm = turns.iter().position(|turn| turn.untimed > 0).expect("second turns");
-        assert_eq!(first_rewarm, targets.iter().filter(|&&target| target > 0).count());
+        // Every row with frames to time has had a turn before any row has its second.
+        let rows_with_frames = targets.iter().filter(|&&target| target > 0).count();
+        let mut first_turns: Vec<usize> = turns[..rows_with_frames].iter().map(|turn| turn.row).collect();
+        first_turns.sort_unstable();
+        assert_eq!(first_turns, [0, 1, 3, 4]);
         assert!(schedule(&[]).is_empty());
     }
 }
