@@ -313,9 +313,12 @@ fn rival_cell(cell: &str, what: &str) -> (f64, f64, String) {
 #[test]
 fn rivals_run_on_blinkblox_and_write_a_table_per_mode() {
     let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
-    let output = bench(temp.path(), &["Rivals", "--frames", "3", "--tools", "blink"]);
+    // 30 frames: two turns a row (25, then 5), each in a fresh simulation whose receivers
+    // must count every value of its own frames; the calls a frame below are over both.
+    let output = bench(temp.path(), &["Rivals", "--frames", "30", "--tools", "blink"]);
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(err.contains("Finished Rivals SelfState / native"), "{err}");
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("Benchmarks.md written");
     assert!(!report.contains("## Rows that failed"), "{report}");
     assert!(

@@ -487,7 +487,7 @@ impl Report<'_> {
             out,
             "- {} timed frames a row, {EVENTS_PER_FRAME} events a frame; modes: {}; a row's frames timed in turns of \
              {TURN_FRAMES}, each turn in a fresh simulation (new Luau states for the server and the client) after \
-             {WARMUP_FRAMES} untimed frames, the runtime rows of one bench and mode taking turns in rotation",
+             {WARMUP_FRAMES} untimed frames, the rows of one bench (or Rivals scenario) and mode taking turns in rotation",
             context.frames,
             modes.join(", ")
         );
@@ -587,8 +587,8 @@ remote's listeners, the tool's decode and the bench's listener). Time the thread
 counted, so another busy process disturbs the figures less than it would a wall clock, though a shared \
 machine still moves them (caches, frequency): compare within a table, and rerun before reading a gap of a \
 tenth as a change.
-- **The rows of a bench take turns, each turn in a fresh simulation.** The tools of one bench and mode \
-run 25 frames at a time in rotation rather than one after another, so a drift in a shared machine's speed \
+- **The rows of a bench take turns, each turn in a fresh simulation.** The tools of one bench (or Rivals \
+scenario) and mode run 25 frames at a time in rotation rather than one after another, so a drift in a shared machine's speed \
 over minutes lands on every row of the table instead of on whichever row ran then. And a simulation can run \
 slower than the next for its whole life (where its heap and native code landed; here about one in eight, by \
 a third); with eight simulations a row, an unlucky one moves a few frames rather than the median. So the \

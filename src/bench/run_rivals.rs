@@ -5,9 +5,10 @@
 //! The Luau half is `benchmark/harness/rivals.luau` (the values, the frame's loop, the timing
 //! and the receivers' checks, shared by every tool) and one adapter per tool in
 //! `benchmark/harness/rivals/<tool>.luau` (the calls that tool makes, and which scenarios it
-//! cannot run and why). This file sets each row up in a fresh [`Simulation`] and drives it with
-//! the Scenarios' frame loop ([`drive`]): the same clock, the same decode per receiver, the
-//! same remote calls summed over every player reached.
+//! cannot run and why). This file runs the rows of a scenario side by side, in turns of fresh
+//! [`Simulation`]s as the runtime benches do, and drives each turn with the Scenarios' frame
+//! loop ([`drive_into`]): the same clock, the same decode per receiver, the same remote calls
+//! summed over every player reached.
 //!
 //! BlinkBlox runs on the Scenarios' modules (`definitions/Scenarios.blink`); Blink 0.18 on
 //! what its own compiler makes of `definitions/Scenarios.upstream.blink` and of the
@@ -21,8 +22,10 @@ use crate::bench::BenchError;
 use crate::bench::library::{Library, load_tool_library};
 use crate::bench::run::{CLIENT_SETUP_STEPS, RuntimeTool, client_setup_timed_out, install_clock, mount_library, read};
 use crate::bench::run_compiler::many_declarations_schema_for_blink;
+use crate::bench::run_row::schedule;
 use crate::bench::run_scenarios::{
-    Direction, Flush, ScenarioFigures, ScenarioHarness, ScenarioSpec, Schema, drive, empty_frame_cost, lua_error, spec,
+    Direction, Flush, ScenarioFigures, ScenarioHarness, ScenarioSamples, ScenarioSpec, Schema, drive_into,
+    empty_frame_cost, lua_error, spec,
 };
 use crate::bench::run_upstream::compile_upstream;
 use crate::bench::run_zap::{compile_with_zap, find_zap};
@@ -317,42 +320,57 @@ fn await_clients(sim: &mut Simulation, spec: ScenarioSpec) -> Result<(), String>
     Err(client_setup_timed_out(sim))
 }
 
-fn measure(harness: &RivalsHarness, scenario: &str, tool: RuntimeTool, mode: Mode, frames: u32) -> RivalOutcome {
+/// Whether `tool` can run `scenario` at all: its adapter, the scenario's spec, and the
+/// features the adapter says the tool lacks.
+fn runnable<'h>(
+    harness: &'h RivalsHarness,
+    scenario: &str,
+    tool: RuntimeTool,
+) -> Result<(&'h str, ScenarioSpec), RivalOutcome> {
     let Some(adapter) = harness.adapter(tool) else {
-        return RivalOutcome::Failed(format!(
+        return Err(RivalOutcome::Failed(format!(
             "no adapter: benchmark/harness/rivals/{}.luau is missing",
             tool.key()
-        ));
+        )));
     };
     let Some(spec) = spec(scenario) else {
-        return RivalOutcome::Failed(format!("unknown scenario `{scenario}`"));
+        return Err(RivalOutcome::Failed(format!("unknown scenario `{scenario}`")));
     };
     match unsupported(adapter, tool, scenario) {
-        Ok(Some(reason)) => return RivalOutcome::Unsupported(reason),
-        Ok(None) => {}
-        Err(err) => return RivalOutcome::Failed(err),
-    }
-    let measured = (|| {
-        let mut sim = Simulation::new(mode, spec.players).map_err(lua_error("starting the simulation"))?;
-        sim.set_timing_clock(TimingClock::ThreadCpu);
-        let flush = if tool.is_library() {
-            Flush::OnFrameEvent {
-                empty_frame: empty_frame_cost(&mut sim, spec.direction)?,
-            }
-        } else {
-            Flush::WhenAsked
-        };
-        let send_frame = set_up(&mut sim, harness, adapter, tool, scenario, spec)?;
-        drive(&mut sim, spec, &send_frame, flush, frames)
-    })();
-    match measured {
-        Ok(figures) => RivalOutcome::Measured(figures),
-        Err(err) => RivalOutcome::Failed(err),
+        Ok(Some(reason)) => Err(RivalOutcome::Unsupported(reason)),
+        Ok(None) => Ok((adapter, spec)),
+        Err(err) => Err(RivalOutcome::Failed(err)),
     }
 }
 
-/// Runs each scenario on each tool in each mode, each row in a fresh simulation, reporting
-/// progress on stderr.
+/// One turn of a row: a fresh simulation, set up, and `timed` frames driven into `samples`.
+fn run_turn(
+    harness: &RivalsHarness,
+    row: (&str, RuntimeTool, Mode),
+    adapter: &str,
+    spec: ScenarioSpec,
+    timed: u32,
+    samples: &mut ScenarioSamples,
+) -> Result<(), String> {
+    let (scenario, tool, mode) = row;
+    let mut sim = Simulation::new(mode, spec.players).map_err(lua_error("starting the simulation"))?;
+    sim.set_timing_clock(TimingClock::ThreadCpu);
+    let flush = if tool.is_library() {
+        Flush::OnFrameEvent {
+            empty_frame: empty_frame_cost(&mut sim, spec.direction)?,
+        }
+    } else {
+        Flush::WhenAsked
+    };
+    let send_frame = set_up(&mut sim, harness, adapter, tool, scenario, spec)?;
+    drive_into(&mut sim, spec, &send_frame, flush, timed, samples)
+}
+
+/// Runs each scenario on each tool in each mode. As in the runtime benches
+/// ([`crate::bench::run_row`]), the tools of one scenario and mode take turns of
+/// [`TURN_FRAMES`](crate::bench::run_row::TURN_FRAMES) frames in rotation, each turn in a fresh simulation, so that neither a
+/// drift of the machine nor one slow simulation lands on a single tool. Reports progress on
+/// stderr.
 pub fn run_rivals(
     harness: &RivalsHarness,
     scenarios: &[&'static str],
@@ -362,10 +380,35 @@ pub fn run_rivals(
 ) -> Vec<RivalRow> {
     let mut rows = Vec::new();
     for &scenario in scenarios {
-        for &tool in tools {
-            for &mode in modes {
-                let started = Instant::now();
-                let outcome = measure(harness, scenario, tool, mode, frames);
+        for &mode in modes {
+            let started = Instant::now();
+            let mut states: Vec<Result<(&str, ScenarioSpec, ScenarioSamples), RivalOutcome>> = tools
+                .iter()
+                .map(|&tool| {
+                    runnable(harness, scenario, tool).map(|(adapter, spec)| (adapter, spec, ScenarioSamples::default()))
+                })
+                .collect();
+            let targets: Vec<u32> = states
+                .iter()
+                .map(|state| if state.is_ok() { frames } else { 0 })
+                .collect();
+            for turn in schedule(&targets) {
+                let Ok((adapter, spec, samples)) = &mut states[turn.row] else {
+                    continue;
+                };
+                let row = (scenario, tools[turn.row], mode);
+                if let Err(err) = run_turn(harness, row, adapter, *spec, turn.timed, samples) {
+                    states[turn.row] = Err(RivalOutcome::Failed(err));
+                }
+            }
+            for (&tool, state) in tools.iter().zip(states) {
+                let outcome = match state {
+                    Ok((_, spec, samples)) => match samples.figures(spec) {
+                        Ok(figures) => RivalOutcome::Measured(figures),
+                        Err(err) => RivalOutcome::Failed(err),
+                    },
+                    Err(outcome) => outcome,
+                };
                 let summary = match &outcome {
                     RivalOutcome::Measured(figures) => format!(
                         "send {:.3} ms, decode {:.3} ms a receiver, {} calls a frame",
@@ -375,11 +418,10 @@ pub fn run_rivals(
                     RivalOutcome::Failed(err) => format!("failed: {err}"),
                 };
                 eprintln!(
-                    "{:>12} Rivals {scenario} / {} / {} — {summary} ({:.1} s)",
+                    "{:>12} Rivals {scenario} / {} / {} — {summary}",
                     "Ran",
                     tool.key(),
-                    mode.label(),
-                    started.elapsed().as_secs_f64()
+                    mode.label()
                 );
                 rows.push(RivalRow {
                     scenario,
@@ -388,6 +430,12 @@ pub fn run_rivals(
                     outcome,
                 });
             }
+            eprintln!(
+                "{:>12} Rivals {scenario} / {} in {:.1} s",
+                "Finished",
+                mode.label(),
+                started.elapsed().as_secs_f64()
+            );
         }
     }
     rows
@@ -509,9 +557,21 @@ mod tests {
     #[test]
     fn a_library_that_is_not_installed_fails_its_row_with_the_fix() {
         let harness = RivalsHarness::load(&bench_dir(), &[RuntimeTool::ByteNet]).expect("loads");
-        let outcome = measure(&harness, "Broadcast", RuntimeTool::ByteNet, Mode::Interpreted, 1);
-        let RivalOutcome::Failed(err) = outcome else {
-            panic!("expected a failure, got {outcome:?}");
+        let rows = run_rivals(
+            &harness,
+            &["Broadcast"],
+            &[RuntimeTool::ByteNet],
+            &[Mode::Interpreted],
+            1,
+        );
+        let [
+            RivalRow {
+                outcome: RivalOutcome::Failed(err),
+                ..
+            },
+        ] = rows.as_slice()
+        else {
+            panic!("expected one failed row, got {rows:?}");
         };
         assert!(err.contains("--source bytenet=PATH"), "{err}");
     }

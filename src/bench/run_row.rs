@@ -106,14 +106,14 @@ pub fn run_side_by_side(
 
 /// One turn: `row` times `timed` frames in a fresh simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Turn {
-    row: usize,
-    timed: u32,
+pub(crate) struct Turn {
+    pub(crate) row: usize,
+    pub(crate) timed: u32,
 }
 
 /// The turns for rows that are to time `targets[row]` frames each: rounds of at most
 /// [`TURN_FRAMES`] frames a row, the first row of a round one further along each round.
-fn schedule(targets: &[u32]) -> Vec<Turn> {
+pub(crate) fn schedule(targets: &[u32]) -> Vec<Turn> {
     let mut left = targets.to_vec();
     let mut turns = Vec::new();
     for round in 0.. {

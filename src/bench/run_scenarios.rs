@@ -228,13 +228,7 @@ fn sender_frame(timing: &crate::runtime::StepTiming) -> f64 {
         .map_or(0.0, |(_, t)| t.frame.as_secs_f64())
 }
 
-/// Times `frames` frames after [`WARMUP_FRAMES`]: `send_frame` (called in the sending world,
-/// returning the seconds its fires and flush took), then the steps that deliver; checks that
-/// every receiver got every value intact (`shared.Received` in each receiving world).
-///
-/// A library flushing on a frame event takes two steps a frame: the sender's frame sends, the
-/// next step delivers. The sender's frame time in both counts as its flush, and every
-/// receiver's deliveries in both as its decode.
+/// Times `frames` frames after [`WARMUP_FRAMES`] (see [`drive_into`]) and gives their figures.
 pub(crate) fn drive(
     sim: &mut Simulation,
     spec: ScenarioSpec,
@@ -242,12 +236,53 @@ pub(crate) fn drive(
     flush: Flush,
     frames: u32,
 ) -> Result<ScenarioFigures, String> {
+    let mut samples = ScenarioSamples::default();
+    drive_into(sim, spec, send_frame, flush, frames, &mut samples)?;
+    samples.figures(spec)
+}
+
+/// A scenario row's timed frames, gathered over one simulation or several.
+#[derive(Debug, Default)]
+pub(crate) struct ScenarioSamples {
+    sends: Vec<f64>,
+    decodes: Vec<f64>,
+    calls: u64,
+}
+
+impl ScenarioSamples {
+    /// Medians and 99th percentiles over every timed frame, and the remote calls a frame.
+    pub(crate) fn figures(&self, spec: ScenarioSpec) -> Result<ScenarioFigures, String> {
+        let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
+        Ok(ScenarioFigures {
+            send: stats(&self.sends)?,
+            decode: stats(&self.decodes)?,
+            calls_per_frame: self.calls as f64 / self.sends.len() as f64,
+            players: spec.players,
+        })
+    }
+}
+
+/// Times `frames` frames after [`WARMUP_FRAMES`] into `samples`: `send_frame` (called in the
+/// sending world, returning the seconds its fires and flush took), then the steps that
+/// deliver; checks that every receiver got every value intact (`shared.Received` in each
+/// receiving world).
+///
+/// A library flushing on a frame event takes two steps a frame: the sender's frame sends, the
+/// next step delivers. The sender's frame time in both counts as its flush, and every
+/// receiver's deliveries in both as its decode.
+pub(crate) fn drive_into(
+    sim: &mut Simulation,
+    spec: ScenarioSpec,
+    send_frame: &mlua::Function,
+    flush: Flush,
+    frames: u32,
+    samples: &mut ScenarioSamples,
+) -> Result<(), String> {
     sim.take_traffic();
     let (steps, empty_frame) = match flush {
         Flush::WhenAsked => (1, None),
         Flush::OnFrameEvent { empty_frame } => (2, Some(empty_frame)),
     };
-    let (mut sends, mut decodes, mut calls) = (Vec::new(), Vec::new(), 0u64);
     for frame in 0..WARMUP_FRAMES + frames {
         let sender = match spec.direction {
             Direction::ToPlayers => Some(sim.server()),
@@ -277,23 +312,16 @@ pub(crate) fn drive(
         }
         let traffic = sim.take_traffic();
         if frame >= WARMUP_FRAMES {
-            sends.push(send);
-            decodes.push(decode);
-            calls += traffic.total().calls;
+            samples.sends.push(send);
+            samples.decodes.push(decode);
+            samples.calls += traffic.total().calls;
         }
     }
     if empty_frame.is_some() {
         // Anything a library held back for its own throttle arrives before the tallies are read.
         sim.steps(2).map_err(lua_error("delivering the last frame"))?;
     }
-    check_received(sim, spec, u64::from(WARMUP_FRAMES + frames))?;
-    let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
-    Ok(ScenarioFigures {
-        send: stats(&sends)?,
-        decode: stats(&decodes)?,
-        calls_per_frame: calls as f64 / f64::from(frames),
-        players: spec.players,
-    })
+    check_received(sim, spec, u64::from(WARMUP_FRAMES + frames))
 }
 
 /// Nothing raised, and every receiver's listeners got every value sent to it intact.
