@@ -198,10 +198,18 @@ fn the_rows_of_a_bench_take_turns_in_fresh_simulations_and_every_turn_is_checked
         err.contains("Tiny / native: 2 row(s) taking turns of 25 frames"),
         "{err}"
     );
+    // Both turns' frames reach the figures.
+    for tool in ["handwritten", "blink"] {
+        let line = err
+            .lines()
+            .find(|line| line.contains(&format!("Ran Tiny / {tool} / native")))
+            .unwrap_or_else(|| panic!("no line for {tool}: {err}"));
+        assert!(line.ends_with("2.0 bytes, 30 frames"), "{line}");
+    }
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
     assert!(!report.contains("## Rows that failed"), "{report}");
     assert!(
-        report.contains("a row's frames timed in turns of 25, each turn in a fresh simulation"),
+        report.contains("each row's frames timed in turns of 25, each turn in a fresh simulation"),
         "{report}"
     );
     let rows = table_after(&report, "### Medians");
@@ -319,6 +327,12 @@ fn rivals_run_on_blinkblox_and_write_a_table_per_mode() {
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "{err}");
     assert!(err.contains("Finished Rivals SelfState / native"), "{err}");
+    let measured = err.lines().filter(|line| line.contains("Ran Rivals")).count();
+    let over_both_turns = err
+        .lines()
+        .filter(|line| line.contains("Ran Rivals") && line.ends_with(", 30 frames"))
+        .count();
+    assert_eq!((measured, over_both_turns), (14, 14), "{err}");
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("Benchmarks.md written");
     assert!(!report.contains("## Rows that failed"), "{report}");
     assert!(
@@ -374,7 +388,7 @@ fn a_rival_whose_values_come_out_wrong_fails_its_row() {
     assert_eq!(output.status.code(), Some(1), "{err}");
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
     assert!(
-        report.contains("- Rivals Broadcast / BlinkBlox / native: player 1 received a wrong value: a unit decoded as"),
+        report.contains("- Rivals Broadcast / BlinkBlox / native: the turn timing frames 1–2: player 1 received a wrong value: a unit decoded as"),
         "{report}"
     );
     let (_, rows) = rivals_table(&report, "### Natively compiled");

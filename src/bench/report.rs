@@ -485,9 +485,10 @@ impl Report<'_> {
         let modes: Vec<&str> = context.modes.iter().map(|mode| mode.label()).collect();
         let _ = writeln!(
             out,
-            "- {} timed frames a row, {EVENTS_PER_FRAME} events a frame; modes: {}; a row's frames timed in turns of \
-             {TURN_FRAMES}, each turn in a fresh simulation (new Luau states for the server and the client) after \
-             {WARMUP_FRAMES} untimed frames, the rows of one bench (or Rivals scenario) and mode taking turns in rotation",
+            "- {} timed frames a row, {EVENTS_PER_FRAME} events a frame; modes: {}; each row's frames timed in turns \
+             of {TURN_FRAMES}, each turn in a fresh simulation (new Luau states for the server and the clients) \
+             after {WARMUP_FRAMES} untimed frames; the rows of one bench (or Rivals scenario) and mode take their \
+             turns in rotation",
             context.frames,
             modes.join(", ")
         );
@@ -588,11 +589,12 @@ counted, so another busy process disturbs the figures less than it would a wall 
 machine still moves them (caches, frequency): compare within a table, and rerun before reading a gap of a \
 tenth as a change.
 - **The rows of a bench take turns, each turn in a fresh simulation.** The tools of one bench (or Rivals \
-scenario) and mode run 25 frames at a time in rotation rather than one after another, so a drift in a shared machine's speed \
-over minutes lands on every row of the table instead of on whichever row ran then. And a simulation can run \
-slower than the next for its whole life (where its heap and native code landed; here about one in eight, by \
-a third); with eight simulations a row, an unlucky one moves a few frames rather than the median. So the \
-ratios between tools hold from run to run better than the absolute figures do.
+scenario) and mode run a turn of frames at a time in rotation (the run line above says how many) rather \
+than one row after another, so a drift in a shared machine's speed over minutes falls on all the rows of \
+that bench and mode instead of on whichever ran then. And a simulation can run slower than the next for its \
+whole life (where its heap and native code landed): with a fresh one each turn, an unlucky simulation moves \
+one turn's frames rather than a whole row, when a row has several turns. So the ratios between the tools \
+of one bench and mode hold from run to run better than the absolute figures do.
 - **Natively compiled** is what a Roblox server runs for `--!native` code; **interpreted** is what most \
 players' clients run. In the embedded VM every function is compiled natively when native mode is on.
 - **The inbound limits are raised for the run.** `benchmark/definitions/Definition.blink` sets \

@@ -4,8 +4,8 @@
 //!
 //! The Luau half lives in `benchmark/harness/` (payloads, the client's timed frame, the
 //! server's checking listener, one adapter per tool); this file loads it and names the tools,
-//! and [`crate::bench::run_row`] drives the frames and collects the figures. Clock: the thread's CPU time (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`
-//! on Linux, the wall clock elsewhere), which a busy shared machine disturbs far less than
+//! and [`crate::bench::run_row`] drives the frames and collects the figures. Clock: the
+//! thread's CPU time (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on Linux, the wall clock elsewhere), which a busy shared machine disturbs far less than
 //! wall time. The client times its fires and its flush inside Luau with `shared.BenchClock()`;
 //! the server's decode is what Rust measures around the delivery of the frame's packets to the
 //! server world (`StepTiming::server.receive`: the remote's listeners, the tool's decode and the

@@ -22,7 +22,7 @@ use crate::bench::BenchError;
 use crate::bench::library::{Library, load_tool_library};
 use crate::bench::run::{CLIENT_SETUP_STEPS, RuntimeTool, client_setup_timed_out, install_clock, mount_library, read};
 use crate::bench::run_compiler::many_declarations_schema_for_blink;
-use crate::bench::run_row::schedule;
+use crate::bench::run_row::{TURN_FRAMES, take_turns};
 use crate::bench::run_scenarios::{
     Direction, Flush, ScenarioFigures, ScenarioHarness, ScenarioSamples, ScenarioSpec, Schema, drive_into,
     empty_frame_cost, lua_error, spec,
@@ -343,34 +343,36 @@ fn runnable<'h>(
     }
 }
 
-/// One turn of a row: a fresh simulation, set up, and `timed` frames driven into `samples`.
-fn run_turn(
-    harness: &RivalsHarness,
-    row: (&str, RuntimeTool, Mode),
-    adapter: &str,
+/// What a row runs: the tool's adapter and the scenario's spec.
+#[derive(Clone, Copy)]
+struct RivalRun<'h> {
+    scenario: &'h str,
+    tool: RuntimeTool,
+    mode: Mode,
+    adapter: &'h str,
     spec: ScenarioSpec,
-    timed: u32,
-    samples: &mut ScenarioSamples,
-) -> Result<(), String> {
-    let (scenario, tool, mode) = row;
-    let mut sim = Simulation::new(mode, spec.players).map_err(lua_error("starting the simulation"))?;
+}
+
+/// One turn of a row: a fresh simulation, set up, and `timed` frames driven into `samples`.
+fn run_turn(harness: &RivalsHarness, run: RivalRun, timed: u32, samples: &mut ScenarioSamples) -> Result<(), String> {
+    let mut sim = Simulation::new(run.mode, run.spec.players).map_err(lua_error("starting the simulation"))?;
     sim.set_timing_clock(TimingClock::ThreadCpu);
-    let flush = if tool.is_library() {
+    let flush = if run.tool.is_library() {
         Flush::OnFrameEvent {
-            empty_frame: empty_frame_cost(&mut sim, spec.direction)?,
+            empty_frame: empty_frame_cost(&mut sim, run.spec.direction)?,
         }
     } else {
         Flush::WhenAsked
     };
-    let send_frame = set_up(&mut sim, harness, adapter, tool, scenario, spec)?;
-    drive_into(&mut sim, spec, &send_frame, flush, timed, samples)
+    let send_frame = set_up(&mut sim, harness, run.adapter, run.tool, run.scenario, run.spec)?;
+    drive_into(&mut sim, run.spec, &send_frame, flush, timed, samples)
 }
 
 /// Runs each scenario on each tool in each mode. As in the runtime benches
 /// ([`crate::bench::run_row`]), the tools of one scenario and mode take turns of
-/// [`TURN_FRAMES`](crate::bench::run_row::TURN_FRAMES) frames in rotation, each turn in a fresh simulation, so that neither a
-/// drift of the machine nor one slow simulation lands on a single tool. Reports progress on
-/// stderr.
+/// [`TURN_FRAMES`] frames in rotation, each turn in a
+/// fresh simulation, so that neither a drift of the machine nor one slow simulation lands on
+/// a single tool. Reports progress on stderr.
 pub fn run_rivals(
     harness: &RivalsHarness,
     scenarios: &[&'static str],
@@ -382,37 +384,44 @@ pub fn run_rivals(
     for &scenario in scenarios {
         for &mode in modes {
             let started = Instant::now();
-            let mut states: Vec<Result<(&str, ScenarioSpec, ScenarioSamples), RivalOutcome>> = tools
+            eprintln!(
+                "{:>12} Rivals {scenario} / {}: {} row(s) taking turns of {TURN_FRAMES} frames",
+                "Running",
+                mode.label(),
+                tools.len()
+            );
+            let runs: Vec<Result<RivalRun, RivalOutcome>> = tools
                 .iter()
                 .map(|&tool| {
-                    runnable(harness, scenario, tool).map(|(adapter, spec)| (adapter, spec, ScenarioSamples::default()))
+                    runnable(harness, scenario, tool).map(|(adapter, spec)| RivalRun {
+                        scenario,
+                        tool,
+                        mode,
+                        adapter,
+                        spec,
+                    })
                 })
                 .collect();
-            let targets: Vec<u32> = states
-                .iter()
-                .map(|state| if state.is_ok() { frames } else { 0 })
-                .collect();
-            for turn in schedule(&targets) {
-                let Ok((adapter, spec, samples)) = &mut states[turn.row] else {
-                    continue;
-                };
-                let row = (scenario, tools[turn.row], mode);
-                if let Err(err) = run_turn(harness, row, adapter, *spec, turn.timed, samples) {
-                    states[turn.row] = Err(RivalOutcome::Failed(err));
-                }
-            }
-            for (&tool, state) in tools.iter().zip(states) {
-                let outcome = match state {
-                    Ok((_, spec, samples)) => match samples.figures(spec) {
+            let targets: Vec<u32> = runs.iter().map(|run| if run.is_ok() { frames } else { 0 }).collect();
+            let mut samples: Vec<Result<ScenarioSamples, String>> =
+                tools.iter().map(|_| Ok(ScenarioSamples::default())).collect();
+            take_turns(&targets, &mut samples, |row, timed, samples| match &runs[row] {
+                Ok(run) => run_turn(harness, *run, timed, samples),
+                Err(_) => Ok(()),
+            });
+            for ((&tool, run), samples) in tools.iter().zip(runs).zip(samples) {
+                let outcome = match (run, samples) {
+                    (Err(outcome), _) => outcome,
+                    (Ok(_), Err(err)) => RivalOutcome::Failed(err),
+                    (Ok(run), Ok(samples)) => match samples.figures(run.spec) {
                         Ok(figures) => RivalOutcome::Measured(figures),
                         Err(err) => RivalOutcome::Failed(err),
                     },
-                    Err(outcome) => outcome,
                 };
                 let summary = match &outcome {
                     RivalOutcome::Measured(figures) => format!(
-                        "send {:.3} ms, decode {:.3} ms a receiver, {} calls a frame",
-                        figures.send.median_ms, figures.decode.median_ms, figures.calls_per_frame
+                        "send {:.3} ms, decode {:.3} ms a receiver, {} calls a frame, {} frames",
+                        figures.send.median_ms, figures.decode.median_ms, figures.calls_per_frame, figures.frames
                     ),
                     RivalOutcome::Unsupported(reason) => format!("not run: {reason}"),
                     RivalOutcome::Failed(err) => format!("failed: {err}"),

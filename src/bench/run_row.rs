@@ -45,7 +45,7 @@ pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> Vec<RuntimeRow> {
 
 /// One bench in one mode on every tool: the rows take turns until each has timed its frames
 /// (a tool's [`RuntimeTool::max_frames`] at most). A row whose turn fails runs no more turns.
-pub fn run_side_by_side(
+fn run_side_by_side(
     harness: &Harness,
     bench: &'static str,
     tools: &[RuntimeTool],
@@ -64,12 +64,9 @@ pub fn run_side_by_side(
         .map(|tool| tool.max_frames().map_or(frames, |most| frames.min(most)))
         .collect();
     let mut samples: Vec<Result<RowSamples, String>> = tools.iter().map(|_| Ok(RowSamples::default())).collect();
-    for turn in schedule(&targets) {
-        let Ok(row) = &mut samples[turn.row] else { continue };
-        if let Err(err) = run_turn(harness, bench, tools[turn.row], mode, turn.timed, row) {
-            samples[turn.row] = Err(err);
-        }
-    }
+    take_turns(&targets, &mut samples, |row, timed, samples| {
+        run_turn(harness, bench, tools[row], mode, timed, samples)
+    });
     let rows: Vec<RuntimeRow> = tools
         .iter()
         .zip(samples)
@@ -83,8 +80,8 @@ pub fn run_side_by_side(
     for row in &rows {
         let summary = match &row.outcome {
             Ok(figures) => format!(
-                "send {:.3} ms, decode {:.3} ms, {:.1} bytes",
-                figures.send.median_ms, figures.decode.median_ms, figures.bytes_per_event
+                "send {:.3} ms, decode {:.3} ms, {:.1} bytes, {} frames",
+                figures.send.median_ms, figures.decode.median_ms, figures.bytes_per_event, figures.frames
             ),
             Err(err) => format!("failed: {err}"),
         };
@@ -112,26 +109,44 @@ pub(crate) struct Turn {
 }
 
 /// The turns for rows that are to time `targets[row]` frames each: rounds of at most
-/// [`TURN_FRAMES`] frames a row, the first row of a round one further along each round.
+/// [`TURN_FRAMES`] frames a row, and among the rows with frames left, the first of a round one
+/// further along each round (so that no row always follows the same one, or always goes first).
 pub(crate) fn schedule(targets: &[u32]) -> Vec<Turn> {
     let mut left = targets.to_vec();
     let mut turns = Vec::new();
     for round in 0.. {
-        let before = turns.len();
-        for offset in 0..left.len() {
-            let row = (round + offset) % left.len();
-            if left[row] == 0 {
-                continue;
-            }
+        let active: Vec<usize> = (0..left.len()).filter(|&row| left[row] > 0).collect();
+        if active.is_empty() {
+            break;
+        }
+        for offset in 0..active.len() {
+            let row = active[(round + offset) % active.len()];
             let timed = left[row].min(TURN_FRAMES);
             left[row] -= timed;
             turns.push(Turn { row, timed });
         }
-        if turns.len() == before {
-            break;
-        }
     }
     turns
+}
+
+/// Runs the turns of [`schedule`]`(targets)`: `run_turn(row, timed, state)` times a turn's
+/// frames into that row's state. A row whose turn fails runs no more turns, and its error
+/// says which of its timed frames the failing turn held.
+pub(crate) fn take_turns<S>(
+    targets: &[u32],
+    states: &mut [Result<S, String>],
+    mut run_turn: impl FnMut(usize, u32, &mut S) -> Result<(), String>,
+) {
+    let mut timed_so_far = vec![0u32; states.len()];
+    for turn in schedule(targets) {
+        let Ok(state) = &mut states[turn.row] else { continue };
+        let first = timed_so_far[turn.row] + 1;
+        if let Err(err) = run_turn(turn.row, turn.timed, state) {
+            let last = first + turn.timed - 1;
+            states[turn.row] = Err(format!("the turn timing frames {first}–{last}: {err}"));
+        }
+        timed_so_far[turn.row] += turn.timed;
+    }
 }
 
 /// A fresh simulation, [`WARMUP_FRAMES`] untimed frames, `timed` frames added to `samples`,
@@ -224,7 +239,7 @@ impl RowSamples {
     }
 
     /// Medians and 99th percentiles over every timed frame, and the bytes and calls a frame.
-    fn figures(self) -> Result<RowFigures, String> {
+    fn figures(&self) -> Result<RowFigures, String> {
         let frames = self.sends.len() as u32;
         let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
         let events = f64::from(frames) * f64::from(EVENTS_PER_FRAME);
@@ -365,5 +380,53 @@ mod tests {
         first_turns.sort_unstable();
         assert_eq!(first_turns, [0, 1, 3, 4]);
         assert!(schedule(&[]).is_empty());
+    }
+
+    #[test]
+    fn once_a_row_is_done_the_others_still_take_turns_going_first() {
+        // Plain remotes finish in the first round; the two rows left go first in turn.
+        let turns = schedule(&[200, 200, 20]);
+        let firsts: Vec<usize> = turns[3..].chunks(2).map(|round| round[0].row).collect();
+        assert_eq!(firsts, [1, 0, 1, 0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn a_row_that_fails_a_later_turn_runs_no_more_and_says_which_frames() {
+        let mut states: Vec<Result<Vec<u32>, String>> = vec![Ok(Vec::new()), Ok(Vec::new())];
+        let mut calls = Vec::new();
+        take_turns(&[60, 60], &mut states, |row, timed, frames| {
+            calls.push((row, timed));
+            if row == 1 && frames.len() == 1 {
+                return Err("the server's listener saw 0 of the 27000 events fired".into());
+            }
+            frames.push(timed);
+            Ok(())
+        });
+        assert_eq!(calls, [(0, 25), (1, 25), (1, 25), (0, 25), (0, 10)]);
+        assert_eq!(states[0], Ok(vec![25, 25, 10]));
+        assert_eq!(
+            states[1],
+            Err("the turn timing frames 26–50: the server's listener saw 0 of the 27000 events fired".into())
+        );
+    }
+
+    #[test]
+    fn a_row_s_figures_are_over_the_frames_of_all_its_turns() {
+        let mut samples = RowSamples::default();
+        for (turn, ms) in [(0, 2.0), (1, 4.0)] {
+            for _ in 0..TURN_FRAMES - turn * 20 {
+                samples.push(&FrameFigures {
+                    fire: ms / 1000.0,
+                    flush: 0.0,
+                    decode: ms / 1000.0,
+                    bytes: 2000,
+                    calls: 1,
+                });
+            }
+        }
+        let figures = samples.figures().expect("figures");
+        assert_eq!(figures.frames, 30);
+        assert_eq!((figures.send.median_ms, figures.decode.p99_ms), (2.0, 4.0));
+        assert_eq!((figures.bytes_per_event, figures.calls_per_frame), (2.0, 1.0));
     }
 }

@@ -4,9 +4,10 @@
 //! unreliable inputs with and without BatchUnreliable (the schema compiled a second time with
 //! the option added). The sender's fires and flush are timed in Luau, each receiver's decode by
 //! the simulation's clock (the thread's CPU time); the remote calls a frame are counted from the
-//! traffic, summed over every player reached. Each row runs in a fresh simulation.
+//! traffic, summed over every player reached. A row's frames run in turns, each turn in a fresh
+//! simulation ([`crate::bench::run_row`]).
 //!
-//! The frame loop and the receivers' check ([`drive`]) are shared with the Rivals
+//! The frame loop and the receivers' check ([`drive_into`]) are shared with the Rivals
 //! (`run_rivals.rs`), which run these scenarios on every tool.
 
 use std::path::Path;
@@ -14,6 +15,7 @@ use std::path::Path;
 use crate::bench::BenchError;
 use crate::bench::run::{Stats, WARMUP_FRAMES, compile_text, install_clock, read};
 use crate::bench::run_compiler::many_declarations_schema_from;
+use crate::bench::run_row::take_turns;
 use crate::runtime::{Mode, Simulation, TimingClock};
 
 /// The scenarios, in the order the table shows them.
@@ -85,6 +87,8 @@ pub struct ScenarioFigures {
     /// Remote calls a frame (a FireAllClients is one call, a FireClient per player one each).
     pub calls_per_frame: f64,
     pub players: usize,
+    /// The frames timed.
+    pub frames: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -183,12 +187,32 @@ fn set_up(
     send_frame.ok_or_else(|| format!("{scenario}: no world to send from (no player joined)"))
 }
 
-fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -> Result<ScenarioFigures, String> {
-    let spec = spec(scenario).ok_or_else(|| format!("unknown scenario `{scenario}`"))?;
+/// One turn of a row: a fresh simulation, set up, and `timed` frames driven into `samples`.
+fn run_turn(
+    harness: &ScenarioHarness,
+    scenario: &str,
+    spec: ScenarioSpec,
+    mode: Mode,
+    timed: u32,
+    samples: &mut ScenarioSamples,
+) -> Result<(), String> {
     let mut sim = Simulation::new(mode, spec.players).map_err(lua_error("starting the simulation"))?;
     sim.set_timing_clock(TimingClock::ThreadCpu);
     let send_frame = set_up(&mut sim, harness, scenario, spec)?;
-    drive(&mut sim, spec, &send_frame, Flush::WhenAsked, frames)
+    drive_into(&mut sim, spec, &send_frame, Flush::WhenAsked, timed, samples)
+}
+
+/// A row's frames in turns of [`TURN_FRAMES`](crate::bench::run_row::TURN_FRAMES), each turn
+/// in a fresh simulation (as in the runtime benches, [`crate::bench::run_row`]; here BlinkBlox
+/// is the only tool, so its turns follow one another).
+fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -> Result<ScenarioFigures, String> {
+    let spec = spec(scenario).ok_or_else(|| format!("unknown scenario `{scenario}`"))?;
+    let mut samples = [Ok(ScenarioSamples::default())];
+    take_turns(&[frames], &mut samples, |_, timed, samples| {
+        run_turn(harness, scenario, spec, mode, timed, samples)
+    });
+    let [samples] = samples;
+    samples?.figures(spec)
 }
 
 /// When a tool's packets leave: when the harness flushes (generated modules with
@@ -228,19 +252,6 @@ fn sender_frame(timing: &crate::runtime::StepTiming) -> f64 {
         .map_or(0.0, |(_, t)| t.frame.as_secs_f64())
 }
 
-/// Times `frames` frames after [`WARMUP_FRAMES`] (see [`drive_into`]) and gives their figures.
-pub(crate) fn drive(
-    sim: &mut Simulation,
-    spec: ScenarioSpec,
-    send_frame: &mlua::Function,
-    flush: Flush,
-    frames: u32,
-) -> Result<ScenarioFigures, String> {
-    let mut samples = ScenarioSamples::default();
-    drive_into(sim, spec, send_frame, flush, frames, &mut samples)?;
-    samples.figures(spec)
-}
-
 /// A scenario row's timed frames, gathered over one simulation or several.
 #[derive(Debug, Default)]
 pub(crate) struct ScenarioSamples {
@@ -258,6 +269,7 @@ impl ScenarioSamples {
             decode: stats(&self.decodes)?,
             calls_per_frame: self.calls as f64 / self.sends.len() as f64,
             players: spec.players,
+            frames: self.sends.len() as u32,
         })
     }
 }
@@ -358,7 +370,7 @@ fn check_received(sim: &Simulation, spec: ScenarioSpec, frames: u64) -> Result<(
     Ok(())
 }
 
-/// Runs `scenarios` in each mode, each row in a fresh simulation.
+/// Runs `scenarios` in each mode, each row in turns of fresh simulations.
 pub fn run_scenarios(
     harness: &ScenarioHarness,
     scenarios: &[&'static str],
@@ -371,8 +383,8 @@ pub fn run_scenarios(
             let outcome = measure(harness, scenario, mode, frames);
             let summary = match &outcome {
                 Ok(figures) => format!(
-                    "send {:.3} ms, decode {:.3} ms a receiver, {} calls a frame",
-                    figures.send.median_ms, figures.decode.median_ms, figures.calls_per_frame
+                    "send {:.3} ms, decode {:.3} ms a receiver, {} calls a frame, {} frames",
+                    figures.send.median_ms, figures.decode.median_ms, figures.calls_per_frame, figures.frames
                 ),
                 Err(err) => format!("failed: {err}"),
             };
