@@ -614,8 +614,8 @@ bits tested, booleans tested where they are, struct fields read with `buffer.rea
 `buffer.writeu8`. Interpreted, fewer instructions around builtin calls that do more work in C are: one of \
 256 prepared boolean rows copied with `table.move`, 32 booleans moved into one table and tested at \
 constant positions, a struct's run of u8 fields returned by one `string.byte` on a copy of the packet, \
-and written four at a time merged with `bit32.replace` into one `buffer.writeu32`. Code cannot ask which mode runs it, so BlinkBlox's module \
-times one such pair once, the first time it needs to know (in the untimed frames here), and keeps the \
+and written four at a time merged with `bit32.replace` into one `buffer.writeu32`. Code cannot ask which \
+mode runs it, so BlinkBlox's module times one such pair once, the first time it needs to know (in the untimed frames here), and keeps the \
 answer: the native and interpreted columns each show that mode's choice.
 - **Blink, zap and the libraries are as their authors ship them**, with only the limits that would stop a \
 thousand events a frame lifted (`benchmark/tools.toml`'s patches); Blink's and zap's modules come from \

@@ -3,11 +3,12 @@
 //! delivered to the server, decoded and handed to a listener.
 //!
 //! The Luau half lives in `benchmark/harness/` (payloads, the client's timed frame, the
-//! server's checking listener, one adapter per tool); this file loads it and names the tools,
-//! and [`crate::bench::run_row`] drives the frames and collects the figures. Clock: the
-//! thread's CPU time (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on Linux, the wall clock elsewhere), which a busy shared machine disturbs far less than
-//! wall time. The client times its fires and its flush inside Luau with `shared.BenchClock()`;
-//! the server's decode is what Rust measures around the delivery of the frame's packets to the
+//! server's checking listener, one adapter per tool); this file loads it, names the tools and
+//! sets a row's simulation up; [`crate::bench::run_row`] drives the frames and collects the
+//! figures. Clock: the thread's CPU time (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on Linux,
+//! the wall clock elsewhere), which a busy shared machine disturbs far less than wall time.
+//! The client times its fires and its flush inside Luau with `shared.BenchClock()`; the
+//! server's decode is what Rust measures around the delivery of the frame's packets to the
 //! server world (`StepTiming::server.receive`: the remote's listeners, the tool's decode and the
 //! bench's listener, then deferred threads). The run is single-threaded.
 
@@ -199,9 +200,9 @@ pub struct RuntimeRow {
 
 /// The harness's Luau sources, read from `benchmark/`.
 pub struct Harness {
-    pub(crate) payloads: String,
-    pub(crate) client: String,
-    pub(crate) server: String,
+    payloads: String,
+    client: String,
+    server: String,
     adapters: Vec<(RuntimeTool, String)>,
     handwritten_server: String,
     handwritten_client: String,
@@ -212,7 +213,7 @@ pub struct Harness {
     /// zap's (from its binary, see [`Harness::set_zap`]), or why there are none.
     zap: Result<(String, String), String>,
     /// The runtime libraries read from disk, by tool.
-    pub(crate) libraries: Vec<(RuntimeTool, Library)>,
+    libraries: Vec<(RuntimeTool, Library)>,
 }
 
 pub(crate) fn read(path: &Path) -> Result<String, BenchError> {
@@ -267,7 +268,7 @@ impl Harness {
         self.libraries.push((tool, library));
     }
 
-    pub(crate) fn adapter(&self, tool: RuntimeTool) -> &str {
+    fn adapter(&self, tool: RuntimeTool) -> &str {
         self.adapters
             .iter()
             .find(|(candidate, _)| *candidate == tool)
@@ -275,7 +276,7 @@ impl Harness {
     }
 
     /// The Server and Client modules a tool runs, if it has any.
-    pub(crate) fn modules(&self, tool: RuntimeTool) -> Result<Option<(&str, &str)>, String> {
+    fn modules(&self, tool: RuntimeTool) -> Result<Option<(&str, &str)>, String> {
         Ok(match tool {
             RuntimeTool::Blink => Some((&self.blink.0, &self.blink.1)),
             RuntimeTool::Handwritten => Some((&self.handwritten_server, &self.handwritten_client)),
@@ -300,6 +301,93 @@ impl Harness {
     /// BlinkBlox's generated modules.
     pub fn blink_modules(&self) -> &(String, String) {
         &self.blink
+    }
+}
+
+/// Setting a runtime row's simulation up, and checking what it received.
+impl Harness {
+    /// A fresh simulation (one server, one client) running `tool`'s side of `bench`, and the
+    /// client's frame function (`shared.BenchFrame`) once its set-up has finished.
+    pub(crate) fn start(
+        &self,
+        bench: &str,
+        tool: RuntimeTool,
+        mode: Mode,
+    ) -> Result<(Simulation, mlua::Function), String> {
+        let event = event_of(bench);
+        let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
+        sim.set_timing_clock(TimingClock::ThreadCpu);
+        let modules = self.modules(tool)?;
+        {
+            let server = sim.server();
+            let setup = lua_error("server set-up");
+            server.load_module("Payloads", &self.payloads).map_err(&setup)?;
+            server.load_module("BenchServer", &self.server).map_err(&setup)?;
+            if let Some((server_module, _)) = modules {
+                server.load_module("Server", server_module).map_err(&setup)?;
+            }
+            mount_library(&self.libraries, tool, server)?;
+            server.load_module("Adapter", self.adapter(tool)).map_err(&setup)?;
+            server
+                .exec(&format!(
+                    "local listener, tally = require('BenchServer').listener('{bench}')\n\
+                     require('Adapter').server('{event}', listener)\n\
+                     shared.BenchTally = tally"
+                ))
+                .map_err(&setup)?;
+        }
+        // The remotes the server made reach the client.
+        sim.step().map_err(lua_error("replicating the remotes"))?;
+        {
+            let client = sim.client(0).ok_or("the client left")?;
+            let setup = lua_error("client set-up");
+            install_clock(client).map_err(&setup)?;
+            client.load_module("Payloads", &self.payloads).map_err(&setup)?;
+            client.load_module("BenchClient", &self.client).map_err(&setup)?;
+            if let Some((_, client_module)) = modules {
+                client.load_module("Client", client_module).map_err(&setup)?;
+            }
+            client.load_module("Adapter", self.adapter(tool)).map_err(&setup)?;
+            // In a task thread: a library's client may wait for the server (an attribute, a
+            // handshake) before its first fire, which takes simulation steps.
+            client
+                .spawn(&format!(
+                    "local fire, flush = require('Adapter').client('{event}')\n\
+                     shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
+                ))
+                .map_err(&setup)?;
+        }
+        let frame_fn = await_client_frame(&mut sim)?;
+        sim.take_traffic();
+        Ok((sim, frame_fn))
+    }
+
+    /// Every event of the `frames` frames run in `sim` (started by [`Harness::start`]) arrived
+    /// and decoded to what was fired, and nothing raised an error.
+    pub(crate) fn check_tally(sim: &Simulation, frames: u32) -> Result<(), String> {
+        for world in sim.worlds() {
+            if let Some(error) = world.errors().first() {
+                let side = if world.is_server() { "the server" } else { "the client" };
+                return Err(format!("{side} raised: {error}"));
+            }
+        }
+        let (received, mismatches, first): (u64, u64, Option<String>) = sim
+            .server()
+            .eval("local t = shared.BenchTally return t.received, t.mismatches, t.firstMismatch")
+            .map_err(lua_error("reading the tally"))?;
+        let expected = u64::from(frames) * u64::from(EVENTS_PER_FRAME);
+        if mismatches > 0 {
+            return Err(format!(
+                "{mismatches} decoded value(s) differ from what was fired: {}",
+                first.unwrap_or_default()
+            ));
+        }
+        if received != expected {
+            return Err(format!(
+                "the server's listener saw {received} of the {expected} events fired"
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -396,7 +484,7 @@ pub(crate) fn mount_library(
 pub(crate) const CLIENT_SETUP_STEPS: u32 = 30;
 
 /// Steps until the client's set-up thread has built `shared.BenchFrame`, and returns it.
-pub(crate) fn await_client_frame(sim: &mut Simulation) -> Result<mlua::Function, String> {
+fn await_client_frame(sim: &mut Simulation) -> Result<mlua::Function, String> {
     let setup = lua_error("client set-up");
     for _ in 0..=CLIENT_SETUP_STEPS {
         let client = sim.client(0).ok_or("the client left")?;

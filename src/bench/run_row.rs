@@ -14,10 +14,9 @@
 use std::time::Instant;
 
 use crate::bench::run::{
-    EVENTS_PER_FRAME, Harness, RowFigures, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES, await_client_frame,
-    install_clock, lua_error, mount_library,
+    EVENTS_PER_FRAME, Harness, RowFigures, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES, lua_error,
 };
-use crate::runtime::{Mode, Simulation, TimingClock};
+use crate::runtime::{Mode, Simulation};
 
 /// Timed frames a turn: each in a fresh simulation, before the next row takes its turn.
 pub const TURN_FRAMES: u32 = 25;
@@ -103,15 +102,15 @@ fn run_side_by_side(
 
 /// One turn: `row` times `timed` frames in a fresh simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Turn {
-    pub(crate) row: usize,
-    pub(crate) timed: u32,
+struct Turn {
+    row: usize,
+    timed: u32,
 }
 
 /// The turns for rows that are to time `targets[row]` frames each: rounds of at most
 /// [`TURN_FRAMES`] frames a row, and among the rows with frames left, the first of a round one
 /// further along each round (so that no row always follows the same one, or always goes first).
-pub(crate) fn schedule(targets: &[u32]) -> Vec<Turn> {
+fn schedule(targets: &[u32]) -> Vec<Turn> {
     let mut left = targets.to_vec();
     let mut turns = Vec::new();
     for round in 0.. {
@@ -159,7 +158,7 @@ fn run_turn(
     timed: u32,
     samples: &mut RowSamples,
 ) -> Result<(), String> {
-    let (mut sim, frame_fn) = set_up(harness, bench, tool, mode)?;
+    let (mut sim, frame_fn) = harness.start(bench, tool, mode)?;
     for frame in 0..WARMUP_FRAMES + timed {
         let figures = run_frame(&mut sim, &frame_fn, tool)?;
         if frame >= WARMUP_FRAMES {
@@ -170,7 +169,7 @@ fn run_turn(
         // Anything a library held back for its own throttle arrives before the tally is read.
         sim.steps(2).map_err(lua_error("delivering the last frame"))?;
     }
-    check_outcome(&sim, WARMUP_FRAMES + timed)
+    Harness::check_tally(&sim, WARMUP_FRAMES + timed)
 }
 
 /// One frame: the client fires and flushes, the server receives and decodes.
@@ -253,90 +252,6 @@ impl RowSamples {
             frames,
         })
     }
-}
-
-/// A fresh simulation (one server, one client) running `tool`'s side of `bench`, and the
-/// client's frame function once its set-up has finished.
-fn set_up(
-    harness: &Harness,
-    bench: &str,
-    tool: RuntimeTool,
-    mode: Mode,
-) -> Result<(Simulation, mlua::Function), String> {
-    let event = crate::bench::run::event_of(bench);
-    let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
-    sim.set_timing_clock(TimingClock::ThreadCpu);
-    let modules = harness.modules(tool)?;
-    {
-        let server = sim.server();
-        let setup = lua_error("server set-up");
-        server.load_module("Payloads", &harness.payloads).map_err(&setup)?;
-        server.load_module("BenchServer", &harness.server).map_err(&setup)?;
-        if let Some((server_module, _)) = modules {
-            server.load_module("Server", server_module).map_err(&setup)?;
-        }
-        mount_library(&harness.libraries, tool, server)?;
-        server.load_module("Adapter", harness.adapter(tool)).map_err(&setup)?;
-        server
-            .exec(&format!(
-                "local listener, tally = require('BenchServer').listener('{bench}')\n\
-                 require('Adapter').server('{event}', listener)\n\
-                 shared.BenchTally = tally"
-            ))
-            .map_err(&setup)?;
-    }
-    // The remotes the server made reach the client.
-    sim.step().map_err(lua_error("replicating the remotes"))?;
-    {
-        let client = sim.client(0).ok_or("the client left")?;
-        let setup = lua_error("client set-up");
-        install_clock(client).map_err(&setup)?;
-        client.load_module("Payloads", &harness.payloads).map_err(&setup)?;
-        client.load_module("BenchClient", &harness.client).map_err(&setup)?;
-        if let Some((_, client_module)) = modules {
-            client.load_module("Client", client_module).map_err(&setup)?;
-        }
-        client.load_module("Adapter", harness.adapter(tool)).map_err(&setup)?;
-        // In a task thread: a library's client may wait for the server (an attribute, a
-        // handshake) before its first fire, which takes simulation steps.
-        client
-            .spawn(&format!(
-                "local fire, flush = require('Adapter').client('{event}')\n\
-                 shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
-            ))
-            .map_err(&setup)?;
-    }
-    let frame_fn = await_client_frame(&mut sim)?;
-    sim.take_traffic();
-    Ok((sim, frame_fn))
-}
-
-/// Every event of the `frames` frames run arrived and decoded to what was fired, and nothing
-/// raised an error.
-fn check_outcome(sim: &Simulation, frames: u32) -> Result<(), String> {
-    for world in sim.worlds() {
-        if let Some(error) = world.errors().first() {
-            let side = if world.is_server() { "the server" } else { "the client" };
-            return Err(format!("{side} raised: {error}"));
-        }
-    }
-    let (received, mismatches, first): (u64, u64, Option<String>) = sim
-        .server()
-        .eval("local t = shared.BenchTally return t.received, t.mismatches, t.firstMismatch")
-        .map_err(lua_error("reading the tally"))?;
-    let expected = u64::from(frames) * u64::from(EVENTS_PER_FRAME);
-    if mismatches > 0 {
-        return Err(format!(
-            "{mismatches} decoded value(s) differ from what was fired: {}",
-            first.unwrap_or_default()
-        ));
-    }
-    if received != expected {
-        return Err(format!(
-            "the server's listener saw {received} of the {expected} events fired"
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
