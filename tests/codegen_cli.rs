@@ -71,6 +71,47 @@ fn a_bad_schema_prints_diagnostics_and_writes_nothing() {
     assert!(!dir.path().join("out").exists());
 }
 
+/// Structs nested 48 deep need more locals in one function than Luau allows: the module
+/// would not load, so compile names the event and writes nothing. Wide structs and long
+/// tuples, which once hit the same limit, now compile (`tests/codegen_roundtrip.rs` runs them).
+#[test]
+fn data_too_deep_for_luau_is_reported_on_its_event_and_nothing_is_written() {
+    let mut source = String::from(
+        "option ServerOutput = \"out/Server\"\noption ClientOutput = \"out/Client\"\nstruct D0 { a: string, b: u8? }\n",
+    );
+    for level in 1..48 {
+        source.push_str(&format!(
+            "struct D{level} {{ a: string, b: u8?, c: D{}, d: vector }}\n",
+            level - 1
+        ));
+    }
+    source.push_str("event Deep { From: Client, Type: Reliable, Call: SingleSync, Data: D47 }\n");
+    let (dir, failed) = compile_failing("deep.blink", &source);
+    failed.stderr(
+        predicate::str::contains(
+            "error[E4018]: the generated Server.luau would not load: Luau rejects the code for `Deep`",
+        )
+        .and(predicate::str::contains("Out of local registers"))
+        .and(predicate::str::contains("deep.blink:51:7"))
+        .and(predicate::str::contains("nothing was written")),
+    );
+    assert!(!dir.path().join("out").exists());
+
+    let wide: String = (0..100).map(|i| format!("f{i}: string, ")).collect();
+    let tuple = vec!["Wide?"; 32].join(", ");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schema = dir.path().join("wide.blink");
+    std::fs::write(
+        &schema,
+        format!(
+            "option ServerOutput = \"out/Server\"\noption ClientOutput = \"out/Client\"\nstruct Wide {{ {wide} }}\nevent Many {{ From: Client, Type: Reliable, Call: SingleSync, Data: ({tuple}) }}\nevent Back {{ From: Server, Type: Reliable, Call: SingleSync, Data: ({tuple}) }}\n"
+        ),
+    )
+    .expect("write");
+    blinkblox().arg("compile").arg(&schema).assert().success();
+    assert!(dir.path().join("out/Server.luau").is_file());
+}
+
 #[test]
 fn a_schema_without_outputs_says_which_option_to_add() {
     let (_dir, failed) = compile_failing(

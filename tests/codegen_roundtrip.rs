@@ -28,6 +28,14 @@ struct Outer {
     ["quoted key"]: u8,
     ["end"]: i8,
 }
+struct Wide {
+    w1: string, w2: u8?, w3: vector, w4: boolean, w5: Inner, w6: Inner?, w7: string?, w8: u16, w9: Instance?,
+    w10: boolean, w11: f64, w12: string[], w13: CFrame, w14: u8, w15: Team, w16: Perks, w17: buffer,
+}
+struct WideFixed {
+    f1: u8, f2: u8, f3: u8, f4: u8, f5: u8, f6: u8, f7: u8, f8: u8, f9: u8, f10: u8, f11: u8, f12: u8,
+    f13: u8, f14: u8, f15: u8, f16: boolean, f17: vector<i16>, f18: f32(0..1),
+}
 "#;
 
 /// (type, Luau values). Instances come from parts the server made (replicated).
@@ -125,6 +133,15 @@ const CASES: &[(&str, &str)] = &[
     (
         "struct { p: Instance, q: unknown, r: Instance? }",
         "{ p = workspace.Folder1, q = 'side', r = workspace.Part1 }, { p = workspace.Part1, q = 7 }",
+    ),
+    // Past WIDE_STRUCT_FIELDS a struct is read into a table made first, field by field.
+    (
+        "Wide",
+        "{ w1 = 'one', w2 = 2, w3 = Vector3.new(1, 2, 3), w4 = true, w5 = { x = 5, flag = true, name = 'five' }, w6 = { x = 6, flag = false }, w7 = 'seven', w8 = 65535, w9 = workspace.Part1, w10 = false, w11 = -1.5, w12 = { 'a', 'b' }, w13 = CFrame.new(1, 2, 3), w14 = 14, w15 = 'Blue', w16 = { Speed = true, Jump = false, Regen = false }, w17 = buffer.fromstring('wide') }, { w1 = '', w3 = Vector3.zero, w4 = false, w5 = { x = 0, flag = false }, w8 = 0, w10 = true, w11 = 0, w12 = {}, w13 = CFrame.identity, w14 = 0, w15 = 'Red', w16 = { Speed = false, Jump = false, Regen = false }, w17 = buffer.create(0) }",
+    ),
+    (
+        "WideFixed[]",
+        "{ { f1 = 1, f2 = 2, f3 = 3, f4 = 4, f5 = 5, f6 = 6, f7 = 7, f8 = 8, f9 = 9, f10 = 10, f11 = 11, f12 = 12, f13 = 13, f14 = 14, f15 = 255, f16 = true, f17 = Vector3.new(-1, 2, 300), f18 = 0.5 }, { f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0, f10 = 0, f11 = 0, f12 = 0, f13 = 0, f14 = 0, f15 = 0, f16 = false, f17 = Vector3.zero, f18 = 1 } }",
     ),
     ("Team", "'Red', 'Green Team'"),
     ("enum { A, B, C }", "'C'"),

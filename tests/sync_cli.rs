@@ -215,6 +215,78 @@ fn foreign_files_are_never_touched() {
     assert!(!net(&dir).join("ui/hud/Server.luau").exists());
 }
 
+/// A lockfile is a file anyone can edit: one that claims outputs outside the output folder
+/// (a game script, a file beside the project) with their exact hashes must not make sync
+/// delete them, nor may an `output` entry pointing out of the project.
+#[test]
+fn a_hand_edited_lockfile_never_removes_files_outside_the_output_folder() {
+    use sha2::{Digest, Sha256};
+    let (_temp, dir) = project("basic");
+    sync(&dir, &[]).success();
+    let victims = [
+        (dir.join("src/server/Server.luau"), "src/server/Server.luau"),
+        (dir.join("../victim/Server.luau"), "../victim/Server.luau"),
+        (dir.join("../victim/deep/Client.luau"), "../victim/deep/Client.luau"),
+    ];
+    let mut claims = String::new();
+    for (path, rel) in &victims {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, format!("-- {rel}\n")).expect("write victim");
+        let hash: String = Sha256::digest(format!("-- {rel}\n"))
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        claims.push_str(&format!("    {{ path = \"{rel}\", sha256 = \"{hash}\" }},\n"));
+    }
+    let lockfile = dir.join("blinkblox.lock");
+    let text = read(&lockfile);
+    let at = text.find("outputs = [\n").expect("an outputs list") + "outputs = [\n".len();
+    let edited = format!("{}{claims}{}", &text[..at], &text[at..]);
+    let manifest = dir.join("blinkblox.toml");
+    for lock in [
+        edited.clone(),
+        edited.replace("output = \"src/shared/Net\"", "output = \"../victim\""),
+    ] {
+        std::fs::write(&lockfile, lock).expect("edit lockfile");
+        // A changed manifest makes sync plan rather than take the lockfile as up to date.
+        std::fs::write(&manifest, format!("{}# edited\n", read(&manifest))).expect("edit manifest");
+        let assert = sync(&dir, &[]).success();
+        let err = stderr(&assert);
+        assert!(!stdout(&assert).contains("removed"), "{}", stdout(&assert));
+        assert!(
+            err.contains(
+                "blinkblox.lock lists `../victim/Server.luau` as an output, but it is outside the output folder"
+            ),
+            "{err}"
+        );
+        for (path, rel) in &victims {
+            assert_eq!(read(path), format!("-- {rel}\n"), "{rel} must survive");
+        }
+    }
+}
+
+/// A schema whose generated module Luau would reject (structs nested 48 deep) fails the
+/// sync with a diagnostic on its event, and nothing is written.
+#[test]
+fn a_schema_luau_would_reject_fails_the_sync_and_writes_nothing() {
+    let (_temp, dir) = project("basic");
+    let mut source = String::from("struct D0 { a: string, b: u8? }\n");
+    for level in 1..48 {
+        source.push_str(&format!(
+            "struct D{level} {{ a: string, b: u8?, c: D{}, d: vector }}\n",
+            level - 1
+        ));
+    }
+    source.push_str("event Deep { From: Client, Type: Reliable, Call: SingleSync, Data: D47 }\n");
+    std::fs::write(dir.join("net/deep.blink"), source).expect("write schema");
+    let assert = sync(&dir, &[]).failure().code(1);
+    let err = stderr(&assert);
+    assert!(err.contains("error[E4018]"), "{err}");
+    assert!(err.contains("net/deep.blink:49:7"), "{err}");
+    assert!(!dir.join("blinkblox.lock").exists(), "nothing is written");
+    assert!(!net(&dir).exists());
+}
+
 #[test]
 fn output_inside_packages_is_refused() {
     let (_temp, dir) = project("basic");

@@ -15,6 +15,7 @@ use std::process::ExitCode;
 
 use crate::cli::check::MessageFormat;
 use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
+use crate::codegen::luau::compiles;
 use crate::codegen::{OutputKind, Targets, generate};
 use crate::diagnostics::{json, render};
 use crate::schema;
@@ -109,6 +110,19 @@ pub fn run(args: CompileArgs) -> ExitCode {
             typescript: options.typescript,
         },
     );
+    if let Some(diagnostic) = compiles::check(&schema, &files) {
+        let text = match args.message_format {
+            MessageFormat::Human => render::render(&diagnostic, &output.sources, color) + "\n",
+            MessageFormat::Json => json::to_json_line(&diagnostic, &output.sources) + "\n",
+        };
+        let _ = err.write_all(text.as_bytes());
+        let _ = writeln!(
+            err,
+            "error: `{}` has 1 error(s); nothing was written",
+            args.file.display()
+        );
+        return ExitCode::from(EXIT_USER_ERROR);
+    }
 
     for (kind, path) in &destinations {
         let Some(file) = files.iter().find(|f| f.kind == *kind) else {

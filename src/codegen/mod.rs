@@ -82,6 +82,15 @@ pub enum OutputKind {
 }
 
 impl OutputKind {
+    pub const ALL: [OutputKind; 6] = [
+        OutputKind::Server,
+        OutputKind::Client,
+        OutputKind::Types,
+        OutputKind::ServerDts,
+        OutputKind::ClientDts,
+        OutputKind::TypesDts,
+    ];
+
     /// The file name `blinkblox sync` gives this output inside a schema's folder.
     pub fn file_name(self) -> &'static str {
         match self {

@@ -3,8 +3,9 @@
 //! `--locked` objects to. Nothing here touches the disk except to read hashes.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
+use crate::codegen::OutputKind;
 use crate::project::lockfile::{self, LockedSchema, Lockfile};
 use crate::project::sync::Project;
 use crate::project::{ProjectError, paths, writer};
@@ -87,13 +88,15 @@ pub fn plan(
         }
     }
     let produced: BTreeSet<&str> = lock.outputs().map(|o| o.path.as_str()).collect();
+    let output_folders = removable_folders(project, previous);
     for (&rel, &recorded_hash) in &recorded {
         if produced.contains(rel) {
             continue;
         }
         let path = paths::normalize(&root.join(rel));
-        // Only files that look like sync's own outputs are ever removed, whatever a
-        // (possibly hand-edited) lockfile claims.
+        // Only files that look like sync's own outputs, inside an output folder, are ever
+        // removed, whatever a (possibly hand-edited) lockfile claims: a lockfile naming
+        // `../elsewhere/Server.luau` or a game script must not make sync delete it.
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -101,6 +104,15 @@ pub fn plan(
         if !is_output_name(&name) || paths::package_folder_in(&path, root).is_some() {
             plan.warnings.push(format!(
                 "blinkblox.lock lists `{rel}` as an output, but sync never writes such a file; left it in place"
+            ));
+            continue;
+        }
+        if !output_folders
+            .iter()
+            .any(|folder| path.starts_with(folder) && path != *folder)
+        {
+            plan.warnings.push(format!(
+                "blinkblox.lock lists `{rel}` as an output, but it is outside the output folder, where sync never writes; left it in place"
             ));
             continue;
         }
@@ -115,10 +127,29 @@ pub fn plan(
     Ok(plan)
 }
 
-/// Whether a file name is one sync could have given an output (`Server.luau`,
-/// `Client.d.ts`, …): Luau modules and TypeScript declarations, nothing else.
+/// Whether a file name is one sync gives an output (`Server.luau`, `Client.d.ts`, …).
 fn is_output_name(name: &str) -> bool {
-    name.ends_with(".luau") || name.ends_with(".d.ts")
+    OutputKind::ALL.iter().any(|kind| kind.file_name() == name)
+}
+
+/// The folders sync may remove outputs from: the output folder, and the previous
+/// lockfile's one when the project moved it — but only when that one is inside the project,
+/// since the lockfile is a file anyone can edit.
+fn removable_folders(project: &Project, previous: Option<&Lockfile>) -> Vec<PathBuf> {
+    let root = paths::normalize(project.root());
+    let mut folders = vec![paths::normalize(&project.output_dir)];
+    if let Some(previous) = previous {
+        let old = paths::normalize(&root.join(&previous.output));
+        let inside = paths::relative_to(&old, &root).is_some_and(|rel| {
+            rel.components()
+                .next()
+                .is_some_and(|first| first != Component::ParentDir)
+        });
+        if inside && !folders.contains(&old) {
+            folders.push(old);
+        }
+    }
+    folders
 }
 
 /// Everything `--locked` objects to, one line each.

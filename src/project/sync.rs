@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use crate::codegen::luau::compiles;
 use crate::codegen::{self, Targets};
 use crate::diagnostics::Diagnostic;
 use crate::project::lockfile::{self, FileHash, LockedPackage, LockedSchema, Lockfile};
@@ -351,8 +352,15 @@ fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, Proje
     let manifest_name = project.rel(&project.manifest.path);
     let output = compile::check_schema(&entry.path, &manifest_name, &project.manifest.options, &entry.out_rel)?;
     let has_errors = output.diagnostics.iter().any(Diagnostic::is_error);
+    let mut diagnostics = output.diagnostics.clone();
     let built = match &output.schema {
-        Some(schema) if !has_errors => Some(build(project, entry, schema, &output)),
+        Some(schema) if !has_errors => match build(project, entry, schema, &output) {
+            Ok(built) => Some(built),
+            Err(rejected) => {
+                diagnostics.push(*rejected);
+                None
+            }
+        },
         _ => None,
     };
     Ok(Compiled {
@@ -361,19 +369,20 @@ fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, Proje
         report: SchemaReport {
             rel_path: entry.rel_path.clone(),
             sources: output.sources,
-            diagnostics: output.diagnostics,
+            diagnostics,
         },
     })
 }
 
 /// Generates a checked schema's files and its lockfile entry. Hashes are taken from the
 /// text the compiler read, so an edit racing the sync cannot end up recorded as compiled.
+/// A module Luau's compiler would reject is an error on the schema (`compiles`).
 fn build(
     project: &Project,
     entry: &SchemaEntry,
     schema: &crate::schema::model::Schema,
     checked: &compile::Checked,
-) -> (LockedSchema, Vec<OutputFile>) {
+) -> Result<(LockedSchema, Vec<OutputFile>), Box<Diagnostic>> {
     let root = project.root();
     let folder = project.schema_folder(entry);
     let targets = Targets {
@@ -382,7 +391,11 @@ fn build(
     };
     let mut files = Vec::new();
     let mut outputs = Vec::new();
-    for generated in codegen::generate(schema, targets) {
+    let generated = codegen::generate(schema, targets);
+    if let Some(rejected) = compiles::check(schema, &generated) {
+        return Err(Box::new(rejected));
+    }
+    for generated in generated {
         let path = folder.join(generated.kind.file_name());
         outputs.push(FileHash {
             path: project.rel(&path),
@@ -422,7 +435,7 @@ fn build(
         outputs,
         options: compile::effective_options(&schema.options),
     };
-    (locked, files)
+    Ok((locked, files))
 }
 
 /// The new lockfile and every file to write. With a `[package]` table the Wally package's

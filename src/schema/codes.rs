@@ -67,6 +67,9 @@ pub const PACKET_TOO_LARGE: &str = "E4012";
 pub const CHANNEL_FULL: &str = "E4013";
 pub const INVALID_TIMEOUT: &str = "E4014";
 pub const LIMITS_CONTRADICT: &str = "E4015";
+pub const TUPLE_TOO_LONG: &str = "E4016";
+pub const DATA_TOO_LARGE: &str = "E4017";
+pub const GENERATED_CODE_REJECTED: &str = "E4018";
 
 // Warnings.
 pub const TOO_MANY_WARNINGS: &str = "W2001";
@@ -167,6 +170,15 @@ pub const TABLE: &[(&str, &str)] = &[
     (
         LIMITS_CONTRADICT,
         "inbound limits that contradict each other (`InboundBurst` below `MaxPacketSize`)",
+    ),
+    (TUPLE_TOO_LONG, "a type pack of more than 32 values"),
+    (
+        DATA_TOO_LARGE,
+        "data of more than 4096 types once its named types are written out",
+    ),
+    (
+        GENERATED_CODE_REJECTED,
+        "data nested so deeply that Luau cannot compile the generated code",
     ),
     (RANGE_HAS_NO_EFFECT, "a range that changes nothing (`boolean(0..1)`)"),
     (

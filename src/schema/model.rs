@@ -90,6 +90,9 @@ pub struct Layout {
     pub min_size: u32,
     /// Whether values use the side array (Instances, `unknown`), at any depth.
     pub uses_instances: bool,
+    /// Type nodes in a value with every named type expanded: the generators inline named
+    /// types, so this is what the generated code for one value grows with. Saturates.
+    pub inlined_nodes: u32,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -1,5 +1,12 @@
 //! A small builder for Luau source: lines with tab indentation and fresh local names.
 
+/// A position in a builder's text and its count of fresh names ([`CodeBuilder::mark`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Mark {
+    at: usize,
+    next_local: usize,
+}
+
 /// Accumulates Luau source text. Indentation is tabs, one per level, as Luau style
 /// guides and Blink's output use.
 #[derive(Debug, Default)]
@@ -104,6 +111,47 @@ impl CodeBuilder {
         }
     }
 
+    /// Where the code written next starts, for [`CodeBuilder::scope_since`].
+    pub fn mark(&self) -> Mark {
+        Mark {
+            at: self.text.len(),
+            next_local: self.next_local,
+        }
+    }
+
+    /// Whether the code written since `mark` took fresh names (declared locals).
+    pub fn declared_since(&self, mark: Mark) -> bool {
+        self.next_local != mark.next_local
+    }
+
+    /// Puts the code written since `mark` in a `do … end` block of its own when it declared
+    /// locals, so that they end with it: the generated functions write whole values out in
+    /// place, and Luau allows a function 200 locals. `before` goes ahead of the block and
+    /// `last` becomes its last line (`local Field7: any` and `Field7 = Text4`, for a value
+    /// the block computes); empty strings add nothing. Returns whether it made a block.
+    pub fn scope_since(&mut self, mark: Mark, before: &str, last: &str) -> bool {
+        if !self.declared_since(mark) || mark.at > self.text.len() {
+            return false;
+        }
+        let body = self.text.split_off(mark.at);
+        if !before.is_empty() {
+            self.line(before);
+        }
+        self.open("do");
+        self.text.reserve(body.len() + body.len() / 8);
+        for line in body.split_inclusive('\n') {
+            if line != "\n" {
+                self.text.push('\t');
+            }
+            self.text.push_str(line);
+        }
+        if !last.is_empty() {
+            self.line(last);
+        }
+        self.close("end");
+        true
+    }
+
     /// A fresh local name with the given stem, unique within this builder (`Value3`).
     pub fn fresh(&mut self, stem: &str) -> String {
         self.next_local += 1;
@@ -148,6 +196,24 @@ mod tests {
                 assert_eq!(fast.finish(), slow.finish(), "block {block:?} at depth {depth}");
             }
         }
+    }
+
+    #[test]
+    fn code_that_declares_locals_is_scoped_in_a_block() {
+        let mut b = CodeBuilder::new();
+        b.open("function F()");
+        let mark = b.mark();
+        b.line("Cursor += 1");
+        assert!(!b.scope_since(mark, "", ""), "no locals, no block");
+        let mark = b.mark();
+        let text = b.fresh("Text");
+        b.line(format!("local {text} = Read()"));
+        assert!(b.scope_since(mark, "local Field: any", &format!("Field = {text}")));
+        b.close("end");
+        assert_eq!(
+            b.finish(),
+            "function F()\n\tCursor += 1\n\tlocal Field: any\n\tdo\n\t\tlocal Text1 = Read()\n\t\tField = Text1\n\tend\nend\n"
+        );
     }
 
     #[test]

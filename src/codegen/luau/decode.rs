@@ -8,7 +8,7 @@ use crate::schema::model::{CallMode, EventDecl, FunctionDecl, Reliability, Side,
 use super::ValuePath;
 use super::builder::CodeBuilder;
 use super::module::{ModuleGen, Param, channel_name, describe, payload_params};
-use super::read;
+use super::read::{self, Reader};
 use super::types::luau_type;
 
 /// Channels with more receivable declarations than this decode through one reader
@@ -249,7 +249,7 @@ impl<'a> ModuleGen<'a> {
             reader.size = "Size";
             let exprs: Vec<String> = params
                 .iter()
-                .map(|p| reader.read(p.ty, &ValuePath::root(&p.name)))
+                .map(|p| read_param(&mut reader, p, params.len()))
                 .collect();
             for (name, expr) in names.iter().zip(exprs) {
                 leaf.line(format!("local {name} = {expr}"));
@@ -267,7 +267,7 @@ impl<'a> ModuleGen<'a> {
             reader.cursor = "Cursor";
             let exprs: Vec<String> = params
                 .iter()
-                .map(|p| reader.read(p.ty, &ValuePath::root(&p.name)))
+                .map(|p| read_param(&mut reader, p, params.len()))
                 .collect();
             outer.line(format!("return {}, Cursor", exprs.join(", ")));
             outer.close("end");
@@ -275,6 +275,17 @@ impl<'a> ModuleGen<'a> {
             leaf.line(format!("{}, Cursor = Readers.{reader_name}(Cursor)", names.join(", ")));
         }
         names
+    }
+}
+
+/// One value of a payload. The values of a tuple are each scoped (`Reader::read_scoped`),
+/// so one value's locals do not stay alive while the next is read.
+fn read_param(reader: &mut Reader<'_>, param: &Param, count: usize) -> String {
+    let path = ValuePath::root(&param.name);
+    if count > 1 {
+        reader.read_scoped(param.ty, &path, "Part")
+    } else {
+        reader.read(param.ty, &path)
     }
 }
 

@@ -19,6 +19,7 @@
 pub mod builder;
 pub mod check;
 pub mod client;
+pub mod compiles;
 pub mod decode;
 mod forms;
 pub mod module;
@@ -36,6 +37,11 @@ use std::collections::BTreeMap;
 use crate::schema::model::{Schema, Type, TypeKind};
 
 use naming::{is_identifier, string_literal};
+
+/// Past this many fields, a struct is read into a table made first, each field stored as
+/// it is read: a constructor at the end needs a local a field until then, and Luau allows
+/// a function 200. Narrower structs keep the faster form (one constructor from locals).
+pub const WIDE_STRUCT_FIELDS: usize = 16;
 
 /// Follows `Named` references to the type they stand for.
 pub fn resolve<'a>(schema: &'a Schema, ty: &'a Type) -> &'a Type {

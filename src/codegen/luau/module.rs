@@ -242,7 +242,11 @@ impl<'a> ModuleGen<'a> {
         }
         let mut writer = self.writer(b, string_literal(context));
         for param in params {
+            let mark = writer.b.mark();
             writer.check(param.ty, &param.name, &ValuePath::root(&param.name));
+            if params.len() > 1 {
+                writer.b.scope_since(mark, "", "");
+            }
         }
     }
 
@@ -359,17 +363,19 @@ impl<'a> ModuleGen<'a> {
             at += width;
         }
         let mut writer = self.writer(b, "\"\"".into());
-        match fixed_payload {
-            Some(_) => {
-                for param in rest {
-                    writer.write_at(param.ty, &param.name, &offset_plus(record, at));
-                    at += resolve(schema, param.ty).layout.fixed_size.unwrap_or(0);
-                }
+        // A tuple's values each end their locals (`CodeBuilder::scope_since`), as a
+        // struct's fields do; a lone value needs no block.
+        let scoped = params.len() > 1;
+        for param in rest {
+            let mark = writer.b.mark();
+            if fixed_payload.is_some() {
+                writer.write_at(param.ty, &param.name, &offset_plus(record, at));
+                at += resolve(schema, param.ty).layout.fixed_size.unwrap_or(0);
+            } else {
+                writer.write(param.ty, &param.name);
             }
-            None => {
-                for param in rest {
-                    writer.write(param.ty, &param.name);
-                }
+            if scoped {
+                writer.b.scope_since(mark, "", "");
             }
         }
         fixed_payload.map(|_| end)

@@ -19,7 +19,7 @@ use std::cell::Cell;
 use super::builder::CodeBuilder;
 use super::check::range_condition;
 use super::forms::{Form, TwoForms};
-use super::naming::{string_literal, table_key};
+use super::naming::{index, string_literal, table_key};
 use super::write::{offset_plus, tag_bytes};
 use super::{Lookups, ValuePath, resolve};
 use crate::schema::wire::optional_has_flag;
@@ -129,6 +129,22 @@ impl Reader<'_> {
     fn local(&mut self, stem: &str, expr: &str) -> String {
         let name = self.b.fresh(stem);
         self.b.line(format!("local {name} = {expr}"));
+        name
+    }
+
+    /// Like [`Reader::read`], but the locals the value's code declares end with it
+    /// ([`CodeBuilder::scope_since`]); the value is then held in one local named from `stem`.
+    /// For the parts of a struct or a tuple: otherwise each part's locals would live until
+    /// the whole is built.
+    pub fn read_scoped(&mut self, ty: &Type, path: &ValuePath, stem: &str) -> String {
+        let mark = self.b.mark();
+        let value = self.read(ty, path);
+        if !self.b.declared_since(mark) {
+            return value;
+        }
+        let name = self.b.fresh(stem);
+        self.b
+            .scope_since(mark, &format!("local {name}: any"), &format!("{name} = {value}"));
         name
     }
 
@@ -391,6 +407,9 @@ impl Reader<'_> {
         } else {
             "0".to_string()
         };
+        if body.fields.len() > super::WIDE_STRUCT_FIELDS {
+            return self.read_wide_struct(body, extra, &offset, path);
+        }
         let (mut values, present) = self.read_struct_block(body, &offset, path);
         for &field_index in &body.layout.variable {
             let Some(field) = body.fields.get(field_index) else {
@@ -412,7 +431,7 @@ impl Reader<'_> {
                     values[field_index] = Some(value);
                 }
                 _ => {
-                    let value = self.read(&field.ty, &field_path);
+                    let value = self.read_scoped(&field.ty, &field_path, "Field");
                     values[field_index] = Some(value);
                 }
             }
@@ -435,6 +454,62 @@ impl Reader<'_> {
         }
     }
 
+    /// A wide struct (`WIDE_STRUCT_FIELDS`): the table is made first, with the fields held
+    /// in the bit block, and every other field is read in a block of its own and stored
+    /// into it, so no field holds a local past its block. (A constructor at the end would
+    /// need a local a field, and Luau allows a function 200.)
+    fn read_wide_struct(
+        &mut self,
+        body: &StructType,
+        extra: Option<(String, String)>,
+        offset: &str,
+        path: &ValuePath,
+    ) -> String {
+        let (values, present) = self.read_bit_block(body, offset);
+        let mut entries = Vec::new();
+        if let Some((key, value)) = extra {
+            entries.push(format!("{key} = {value}"));
+        }
+        for (field, value) in body.fields.iter().zip(&values) {
+            if let Some(value) = value {
+                entries.push(format!("{} = {value}", table_key(&field.name)));
+            }
+        }
+        let table = self.typed_local("Struct", "any", &format!("{{ {} }}", entries.join(", ")));
+        for slot in &body.layout.fixed {
+            let Some(field) = body.fields.get(slot.field) else {
+                continue;
+            };
+            self.b.open("do");
+            let value = self.read_at(&field.ty, &offset_plus(offset, slot.offset), &path.field(&field.name));
+            self.b.line(format!("{table}{} = {value}", index(&field.name)));
+            self.b.close("end");
+        }
+        for &field_index in &body.layout.variable {
+            let Some(field) = body.fields.get(field_index) else {
+                continue;
+            };
+            let field_path = path.field(&field.name);
+            let target = format!("{table}{}", index(&field.name));
+            let flag = present.iter().find(|(f, _)| *f == field_index).map(|(_, c)| c.clone());
+            match (&resolve(self.schema, &field.ty).kind, flag) {
+                (TypeKind::Optional(inner), Some(condition)) => {
+                    self.b.open(format!("if {condition} then"));
+                    let value = self.read(inner, &field_path);
+                    self.b.line(format!("{target} = {value}"));
+                    self.b.close("end");
+                }
+                _ => {
+                    self.b.open("do");
+                    let value = self.read(&field.ty, &field_path);
+                    self.b.line(format!("{target} = {value}"));
+                    self.b.close("end");
+                }
+            }
+        }
+        table
+    }
+
     /// Reads the packed bits and fixed fields at `offset`. Returns each field's value
     /// expression (None for variable fields) and the presence conditions of optionals.
     #[allow(clippy::type_complexity)]
@@ -444,6 +519,15 @@ impl Reader<'_> {
         offset: &str,
         path: &ValuePath,
     ) -> (Vec<Option<String>>, Vec<(usize, String)>) {
+        let (mut values, present) = self.read_bit_block(body, offset);
+        self.read_fixed_slots(body, offset, path, &mut values);
+        (values, present)
+    }
+
+    /// Reads the packed bits at `offset`: the booleans' values and the presence conditions
+    /// of optionals, as expressions over one local a byte.
+    #[allow(clippy::type_complexity)]
+    fn read_bit_block(&mut self, body: &StructType, offset: &str) -> (Vec<Option<String>>, Vec<(usize, String)>) {
         let mut values: Vec<Option<String>> = vec![None; body.fields.len()];
         let mut present = Vec::new();
         for (byte, slots) in body.layout.bits.chunks(8).enumerate() {
@@ -463,7 +547,6 @@ impl Reader<'_> {
                 }
             }
         }
-        self.read_fixed_slots(body, offset, path, &mut values);
         (values, present)
     }
 
@@ -644,6 +727,9 @@ impl Reader<'_> {
                 array
             }
             TypeKind::Struct(body) => {
+                if body.fields.len() > super::WIDE_STRUCT_FIELDS {
+                    return self.read_wide_struct(body, None, offset, path);
+                }
                 let (values, _) = self.read_struct_block(body, offset, path);
                 let entries: Vec<String> = body
                     .fields

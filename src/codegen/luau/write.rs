@@ -418,7 +418,10 @@ impl Writer<'_> {
             };
             let access = format!("{value}{}", index(&field.name));
             let at = offset_plus(offset, slot.offset);
+            // Each field's locals end with it (`CodeBuilder::scope_since`).
+            let mark = self.b.mark();
             self.write_at(&field.ty, &access, &at);
+            self.b.scope_since(mark, "", "");
         }
     }
 
@@ -441,6 +444,7 @@ impl Writer<'_> {
             if value_in_bits {
                 continue;
             }
+            let mark = self.b.mark();
             match (&resolve(self.schema, &field.ty).kind, flagged) {
                 (TypeKind::Optional(inner), true) => {
                     let bound = self.b.fresh("F");
@@ -451,6 +455,7 @@ impl Writer<'_> {
                 }
                 _ => self.write(&field.ty, &access),
             }
+            self.b.scope_since(mark, "", "");
         }
     }
 

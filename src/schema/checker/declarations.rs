@@ -16,6 +16,14 @@ use super::types::Context;
 
 /// Declarations a channel can index with two bytes.
 const MAX_CHANNEL: u32 = 65536;
+/// Values in one type pack. Each is a local and an argument of the listener call in the
+/// generated code, and Luau gives a function 200 locals and 255 registers in all.
+const MAX_TUPLE_VALUES: usize = 32;
+/// Type nodes in one `Data`/`Return` with its named types expanded. The generators inline
+/// named types into each declaration's code, so a struct used twice at every level of a
+/// chain doubles it per level: past this, the modules would run to megabytes and past
+/// Luau's limits on one function.
+const MAX_INLINED_NODES: u32 = 4096;
 
 const FROM: &[(&str, Side)] = &[("Server", Side::Server), ("Client", Side::Client)];
 const RELIABILITY: &[(&str, Reliability)] = &[
@@ -249,7 +257,10 @@ impl<'a> Checker<'a> {
                 None
             }
             Some(field) => match &field.value {
-                DeclValue::Type(ty) => self.resolve(ty, Context { scope, generics: &[] }).map(|t| (t, ty.span)),
+                DeclValue::Type(ty) => self
+                    .resolve(ty, Context { scope, generics: &[] })
+                    .filter(|t| self.check_inlined_nodes(t.layout.inlined_nodes, ty.span))
+                    .map(|t| (t, ty.span)),
                 DeclValue::Tuple(_, span) => {
                     self.report(
                         Diagnostic::error(
@@ -419,17 +430,66 @@ impl<'a> Checker<'a> {
             return (Some(Payload::None), None);
         };
         let span = Some(field.value.span());
-        match &field.value {
-            DeclValue::Type(ty) => (self.resolve(ty, context).map(Payload::Single), span),
-            DeclValue::Tuple(types, _) => {
+        let payload = match &field.value {
+            DeclValue::Type(ty) => self.resolve(ty, context).map(Payload::Single),
+            DeclValue::Tuple(types, tuple_span) => {
                 let resolved: Vec<_> = types.iter().map(|ty| self.resolve(ty, context)).collect();
-                (
-                    resolved.into_iter().collect::<Option<Vec<_>>>().map(Payload::Tuple),
-                    span,
-                )
+                if types.len() > MAX_TUPLE_VALUES {
+                    self.report(
+                        Diagnostic::error(
+                            codes::TUPLE_TOO_LONG,
+                            format!(
+                                "a type pack carries at most {MAX_TUPLE_VALUES} values; this one has {}",
+                                types.len()
+                            ),
+                            *tuple_span,
+                            "too many values",
+                        )
+                        .with_note("each value is a separate argument in Luau; group them into a struct"),
+                    );
+                    return (None, span);
+                }
+                resolved.into_iter().collect::<Option<Vec<_>>>().map(Payload::Tuple)
             }
-            DeclValue::Literal(_) => (None, span),
+            DeclValue::Literal(_) => None,
+        };
+        if let (Some(payload), Some(span)) = (&payload, span) {
+            let nodes = match payload {
+                Payload::None => 0,
+                Payload::Single(ty) => ty.layout.inlined_nodes,
+                Payload::Tuple(types) => types
+                    .iter()
+                    .fold(0u32, |sum, ty| sum.saturating_add(ty.layout.inlined_nodes)),
+            };
+            if !self.check_inlined_nodes(nodes, span) {
+                return (None, Some(span));
+            }
         }
+        (payload, span)
+    }
+
+    /// Reports data whose code would be too large once its named types are inlined.
+    pub(super) fn check_inlined_nodes(&mut self, nodes: u32, span: Span) -> bool {
+        if nodes <= MAX_INLINED_NODES {
+            return true;
+        }
+        let shown = if nodes == u32::MAX {
+            "over four billion".to_string()
+        } else {
+            nodes.to_string()
+        };
+        self.report(
+            Diagnostic::error(
+                codes::DATA_TOO_LARGE,
+                format!("this data expands to {shown} types when its named types are written out, more than {MAX_INLINED_NODES}"),
+                span,
+                "too large to generate",
+            )
+            .with_note(
+                "the generated code writes every field of every named type it uses in place; a struct used twice in a struct used twice … doubles at each level: send fewer nested copies, or an array of them",
+            ),
+        );
+        false
     }
 
     fn next_index(&mut self, reliability: Reliability, span: Span) -> u16 {

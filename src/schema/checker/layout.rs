@@ -45,7 +45,13 @@ pub fn fixed(size: u32) -> Layout {
         fixed_size: Some(size),
         min_size: size,
         uses_instances: false,
+        inlined_nodes: 1,
     }
+}
+
+/// One node plus its children's.
+fn nodes_over(children: impl IntoIterator<Item = u32>) -> u32 {
+    children.into_iter().fold(1u32, u32::saturating_add)
 }
 
 /// `Instance`, `Instance(Class)`, `unknown`.
@@ -54,6 +60,7 @@ pub fn side_array() -> Layout {
         fixed_size: Some(0),
         min_size: 0,
         uses_instances: true,
+        inlined_nodes: 1,
     }
 }
 
@@ -74,6 +81,7 @@ pub fn bytes(length: LengthRange) -> Layout {
             fixed_size: None,
             min_size: clamp(u64::from(varint_size(u64::from(length.min))) + u64::from(length.min)),
             uses_instances: false,
+            inlined_nodes: 1,
         },
     }
 }
@@ -98,12 +106,14 @@ pub fn array(element: Layout, element_shape: Shape, length: LengthRange) -> Layo
                 fixed_size,
                 min_size: clamp(content(n)),
                 uses_instances: element.uses_instances,
+                inlined_nodes: nodes_over([element.inlined_nodes]),
             }
         }
         None => Layout {
             fixed_size: None,
             min_size: clamp(u64::from(varint_size(u64::from(length.min))) + content(length.min)),
             uses_instances: element.uses_instances,
+            inlined_nodes: nodes_over([element.inlined_nodes]),
         },
     }
 }
@@ -112,6 +122,7 @@ pub fn array(element: Layout, element_shape: Shape, length: LengthRange) -> Layo
 pub fn map(key: Layout, value: Layout, length: LengthRange) -> Layout {
     let entry_min = u64::from(key.min_size) + u64::from(value.min_size);
     let uses_instances = key.uses_instances || value.uses_instances;
+    let inlined_nodes = nodes_over([key.inlined_nodes, value.inlined_nodes]);
     match length.exact() {
         Some(n) => Layout {
             fixed_size: match (key.fixed_size, value.fixed_size) {
@@ -120,6 +131,7 @@ pub fn map(key: Layout, value: Layout, length: LengthRange) -> Layout {
             },
             min_size: clamp(entry_min.saturating_mul(u64::from(n))),
             uses_instances,
+            inlined_nodes,
         },
         None => Layout {
             fixed_size: None,
@@ -129,6 +141,7 @@ pub fn map(key: Layout, value: Layout, length: LengthRange) -> Layout {
                     .saturating_add(u64::from(varint_size(u64::from(length.min)))),
             ),
             uses_instances,
+            inlined_nodes,
         },
     }
 }
@@ -136,13 +149,18 @@ pub fn map(key: Layout, value: Layout, length: LengthRange) -> Layout {
 /// A standalone `T?` (outside a struct): a flag byte then the value, or nothing at all
 /// for `Instance?`/`unknown?`.
 pub fn optional(inner: Layout, flagless: bool) -> Layout {
+    let inlined_nodes = nodes_over([inner.inlined_nodes]);
     if flagless {
-        return side_array();
+        return Layout {
+            inlined_nodes,
+            ..side_array()
+        };
     }
     Layout {
         fixed_size: if inner.fixed_size == Some(0) { Some(1) } else { None },
         min_size: 1,
         uses_instances: inner.uses_instances,
+        inlined_nodes,
     }
 }
 
@@ -200,6 +218,7 @@ pub fn structure(fields: &[(Layout, Shape)]) -> (StructLayout, Layout) {
         fixed_size: variable.is_empty().then_some(fixed_block_size),
         min_size: clamp(min),
         uses_instances,
+        inlined_nodes: nodes_over(fields.iter().map(|(layout, _)| layout.inlined_nodes)),
     };
     (
         StructLayout {
@@ -226,6 +245,7 @@ pub fn tagged_enum(variants: &[Layout]) -> Layout {
         },
         min_size: clamp(index + u64::from(min)),
         uses_instances: variants.iter().any(|v| v.uses_instances),
+        inlined_nodes: nodes_over(variants.iter().map(|v| v.inlined_nodes)),
     }
 }
 

@@ -1,0 +1,191 @@
+//! The last check on generated modules: Luau's own compiler must accept them.
+//!
+//! The checker bounds what a declaration may carry (`MAX_TUPLE_VALUES`,
+//! `MAX_INLINED_NODES`) and the generators scope the fields of wide structs, but structs
+//! nested a few dozen levels deep still need more than the 200 locals Luau gives one
+//! function, since each level holds its own while the next is read. Writing such a module
+//! would hand the game a script that fails when it loads; `compile` and `sync` report the
+//! declaration instead and write nothing.
+
+use crate::codegen::{GeneratedFile, OutputKind};
+use crate::diagnostics::Diagnostic;
+use crate::schema::codes;
+use crate::schema::model::{Payload, Schema};
+use crate::schema::source::{FileId, Span};
+
+/// A generated module Luau's compiler rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileFailure {
+    pub kind: OutputKind,
+    /// Luau's message, without its chunk name and line.
+    pub message: String,
+    /// The line of the module Luau names (1-based; 0 when it names none).
+    pub line: usize,
+    /// The declaration whose code holds that line, when one can be told.
+    pub declaration: Option<String>,
+}
+
+/// Payloads up to this many inlined type nodes compiled in every shape tried (structs
+/// nested 32 deep with arrays, optionals, maps and tagged enums at each level), so only
+/// schemas with a larger one pay for the check: Luau compiles about 16 KB a millisecond,
+/// and a 128-declaration schema's modules would take four times as long as generating them.
+const UNCHECKED_NODES: u32 = 64;
+
+/// The diagnostic for the first generated module Luau would reject, when the schema has a
+/// payload large enough for that to be possible (`UNCHECKED_NODES`).
+pub fn check(schema: &Schema, files: &[GeneratedFile]) -> Option<Diagnostic> {
+    if largest_payload(schema) <= UNCHECKED_NODES {
+        return None;
+    }
+    first_failure(files).map(|failure| diagnostic(&failure, schema))
+}
+
+/// The most type nodes any declaration's `Data` or `Return` inlines.
+fn largest_payload(schema: &Schema) -> u32 {
+    let nodes = |payload: &Payload| match payload {
+        Payload::None => 0,
+        Payload::Single(ty) => ty.layout.inlined_nodes,
+        Payload::Tuple(types) => types
+            .iter()
+            .fold(0u32, |sum, ty| sum.saturating_add(ty.layout.inlined_nodes)),
+    };
+    let events = schema.events.iter().map(|e| nodes(&e.data));
+    let functions = schema.functions.iter().map(|f| nodes(&f.data).max(nodes(&f.returns)));
+    let streams = schema.streams.iter().map(|s| s.data.layout.inlined_nodes);
+    events.chain(functions).chain(streams).max().unwrap_or(0)
+}
+
+/// The first Luau module among `files` that Luau's compiler rejects.
+pub fn first_failure(files: &[GeneratedFile]) -> Option<CompileFailure> {
+    files
+        .iter()
+        .filter(|file| matches!(file.kind, OutputKind::Server | OutputKind::Client | OutputKind::Types))
+        .find_map(|file| failure_of(file.kind, &file.contents))
+}
+
+fn failure_of(kind: OutputKind, source: &str) -> Option<CompileFailure> {
+    let error = crate::runtime::roblox_compiler().compile(source).err()?;
+    let text = match error {
+        mlua::Error::SyntaxError { message, .. } => message,
+        other => other.to_string(),
+    };
+    let (line, message) = split_location(&text);
+    Some(CompileFailure {
+        kind,
+        message,
+        line,
+        declaration: declaration_at(source, line),
+    })
+}
+
+/// Splits Luau's `LINE: message` (or `chunk:LINE: message`) into the line and the message.
+fn split_location(text: &str) -> (usize, String) {
+    let located = |text: &str| -> Option<(usize, String)> {
+        let (line, message) = text.split_once(':')?;
+        Some((line.trim().parse().ok()?, message.trim().to_string()))
+    };
+    located(text)
+        .or_else(|| text.split_once(':').and_then(|(_, rest)| located(rest)))
+        .unwrap_or_else(|| (0, text.trim().to_string()))
+}
+
+/// The declaration whose code holds `line`: the nearest marker above it, either a decode
+/// branch's `-- Name` comment or an API entry's `Name = table.freeze({`.
+fn declaration_at(source: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = source.lines().take(line).collect();
+    lines.iter().rev().find_map(|text| {
+        let text = text.trim();
+        if let Some(name) = text.strip_prefix("-- ")
+            && is_name(name)
+        {
+            return Some(name.to_string());
+        }
+        text.strip_suffix(" = table.freeze({")
+            .filter(|name| is_name(name))
+            .map(str::to_string)
+    })
+}
+
+fn is_name(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// The failure as a diagnostic on the declaration it names (or the schema's first one).
+pub fn diagnostic(failure: &CompileFailure, schema: &Schema) -> Diagnostic {
+    let named = |name: &str| -> Option<Span> {
+        let last = name.rsplit('.').next().unwrap_or(name);
+        let events = schema.events.iter().map(|e| (&e.name, e.span));
+        let functions = schema.functions.iter().map(|f| (&f.name, f.span));
+        let streams = schema.streams.iter().map(|s| (&s.name, s.span));
+        events
+            .chain(functions)
+            .chain(streams)
+            .find(|(declared, _)| declared.as_str() == last)
+            .map(|(_, span)| span)
+    };
+    let first = schema
+        .events
+        .first()
+        .map(|e| e.span)
+        .or_else(|| schema.functions.first().map(|f| f.span))
+        .or_else(|| schema.streams.first().map(|s| s.span))
+        .unwrap_or(Span::new(FileId(0), 0, 0));
+    let span = failure.declaration.as_deref().and_then(named).unwrap_or(first);
+    let module = failure.kind.file_name();
+    let whose = match &failure.declaration {
+        Some(name) => format!("the code for `{name}`"),
+        None => "it".to_string(),
+    };
+    Diagnostic::error(
+        codes::GENERATED_CODE_REJECTED,
+        format!(
+            "the generated {module} would not load: Luau rejects {whose} (line {}: {})",
+            failure.line, failure.message
+        ),
+        span,
+        "its data is too deep to write out in one function",
+    )
+    .with_note(
+        "the generated code reads and writes nested structs in place, and each level keeps its own locals: nest the structs less deeply, or split the data into several events",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luau_location_is_split_from_the_message() {
+        assert_eq!(
+            split_location("[string \"chunk\"]:12: Out of local registers"),
+            (12, "Out of local registers".to_string())
+        );
+        assert_eq!(split_location("no location"), (0, "no location".to_string()));
+        assert_eq!(
+            split_location("204: Out of local registers: exceeded limit 200"),
+            (204, "Out of local registers: exceeded limit 200".to_string())
+        );
+        assert_eq!(
+            split_location("chunk:12: Out of local registers"),
+            (12, "Out of local registers".to_string())
+        );
+    }
+
+    #[test]
+    fn a_module_with_too_many_locals_fails_and_names_its_declaration() {
+        let mut source = String::from("local Api = {}\nApi.Big = table.freeze({\n\tFire = function()\n");
+        for index in 0..210 {
+            source.push_str(&format!("\t\tlocal L{index} = tostring({index})\n"));
+        }
+        source.push_str("\tend,\n})\nreturn Api\n");
+        let failure = failure_of(OutputKind::Client, &source).expect("Luau rejects 210 locals");
+        assert!(failure.message.contains("Out of local registers"), "{failure:?}");
+        assert!(failure.line > 200, "{failure:?}");
+        assert_eq!(failure.declaration.as_deref(), Some("Api.Big"));
+    }
+
+    #[test]
+    fn valid_luau_passes() {
+        assert_eq!(failure_of(OutputKind::Server, "local x = 1\nreturn x\n"), None);
+    }
+}
