@@ -129,3 +129,39 @@ fn a_missing_file_is_a_usage_error() {
         .code(2)
         .stderr(predicate::str::contains("not a file"));
 }
+
+/// Output options that name no file, or two outputs at one path, are refused before
+/// anything is written: the second module would silently replace the first.
+#[test]
+fn outputs_that_name_no_file_or_collide_are_refused() {
+    for (server, client, expected) in [
+        (
+            "out",
+            "out",
+            "the Server and the Client module would both be written to `",
+        ),
+        ("net/s.luau", "net/s", "would both be written to `"),
+        ("", "c", "`option ServerOutput = \"\"` in `"),
+        ("net/", "c", "names no file"),
+        ("s", "/", "`option ClientOutput = \"/\"`"),
+        ("s", "x/..", "names no file"),
+    ] {
+        let (dir, failed) = compile_failing(
+            "o.blink",
+            &format!(
+                "option ServerOutput = \"{server}\"\noption ClientOutput = \"{client}\"\nevent E {{ From: Client, Type: Reliable, Call: SingleSync, Data: u8 }}\n"
+            ),
+        );
+        failed.stderr(predicate::str::contains(expected).and(predicate::str::contains("help: ")));
+        let written: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("read dir")
+            .filter_map(Result::ok)
+            .map(|entry| entry.file_name())
+            .collect();
+        assert_eq!(
+            written,
+            vec![std::ffi::OsString::from("o.blink")],
+            "{server} / {client}"
+        );
+    }
+}

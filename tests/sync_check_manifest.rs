@@ -45,3 +45,21 @@ fn check_applies_the_manifest_option_defaults() {
     let out = stdout(&assert) + &stderr(&assert);
     assert!(out.contains("Camle"), "{out}");
 }
+
+/// A bad `[options]` value is an error at its line of the manifest, as sync reports it, and
+/// is said once, not once a schema in a made-up `<project defaults>` file.
+#[test]
+fn check_reports_a_bad_option_default_at_its_manifest_line() {
+    let (_temp, dir) = project("basic");
+    let manifest = dir.join("blinkblox.toml");
+    std::fs::write(&manifest, read(&manifest) + "Casing = 5\n").expect("edit");
+    let line = read(&manifest).lines().count();
+    let assert = blinkblox(&dir).arg("check").assert().failure().code(1);
+    let err = stderr(&assert);
+    let expected = format!("error: blinkblox.toml:{line}: `[options] Casing`: option `Casing` takes");
+    assert!(err.contains(&expected), "{err}");
+    assert_eq!(err.matches("[options] Casing").count(), 1, "{err}");
+    assert!(!err.contains("<project defaults>"), "{err}");
+    let synced = blinkblox(&dir).arg("sync").assert().failure().code(1);
+    assert!(stderr(&synced).contains(&expected), "{}", stderr(&synced));
+}

@@ -294,7 +294,9 @@ fn output_inside_packages_is_refused() {
     std::fs::write(&manifest, read(&manifest).replace("src/shared/Net", "Packages/Net")).expect("edit manifest");
     let assert = sync(&dir, &[]).failure().code(1);
     assert!(
-        stderr(&assert).contains("inside `Packages/`, which `wally install` deletes"),
+        stderr(&assert).contains(
+            "refusing to write into the output folder `Packages/Net`: it is inside `Packages/`, which `wally install` deletes"
+        ),
         "{}",
         stderr(&assert)
     );

@@ -40,7 +40,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut files = Vec::new();
     // With no paths, a blinkblox.toml found from here (walking up) decides which schemas
     // are checked, and with which option defaults, exactly as `blinkblox sync` checks them.
-    let mut manifest_settings: Vec<schema::CheckSettings> = Vec::new();
     let manifest = if args.paths.is_empty() {
         std::env::current_dir()
             .ok()
@@ -48,20 +47,18 @@ pub fn run(args: CheckArgs) -> ExitCode {
     } else {
         None
     };
-    match manifest {
+    let manifest = match manifest {
         Some(Ok(listed)) => {
-            for (path, settings) in listed {
-                files.push(path);
-                manifest_settings.push(settings);
-            }
+            files.extend(listed.schemas.iter().map(|(path, _)| path.clone()));
+            Some(listed)
         }
         Some(Err(err)) => {
             eprintln!("error: {err}");
             return ExitCode::from(EXIT_USER_ERROR);
         }
-        None => {}
-    }
-    for root in roots.iter().filter(|_| manifest_settings.is_empty()) {
+        None => None,
+    };
+    for root in roots.iter().filter(|_| manifest.is_none()) {
         if root.is_file() {
             files.push(root.clone());
         } else if root.is_dir() {
@@ -92,12 +89,22 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // A file imported by several schemas is checked with each; report its problems once.
     let mut reported: HashSet<(String, u32, &'static str, String)> = HashSet::new();
     for (index, file) in files.iter().enumerate() {
-        let output = match manifest_settings.get(index) {
-            Some(settings) => schema::check_file_with(file, settings),
-            None => schema::check_file(file),
+        let (sources, diagnostics) = match manifest.as_ref().and_then(|m| Some((m, m.schemas.get(index)?))) {
+            Some((manifest, (path, out_rel))) => match manifest.check(path, out_rel) {
+                Ok(checked) => (checked.sources, checked.diagnostics),
+                // A bad option default: the same for every schema, so said once.
+                Err(err) => {
+                    eprintln!("error: {err}");
+                    return ExitCode::from(EXIT_USER_ERROR);
+                }
+            },
+            None => {
+                let output = schema::check_file(file);
+                (output.sources, output.diagnostics)
+            }
         };
-        for diagnostic in &output.diagnostics {
-            let source = output.sources.files().get(diagnostic.primary.span.file.0 as usize);
+        for diagnostic in &diagnostics {
+            let source = sources.files().get(diagnostic.primary.span.file.0 as usize);
             let key = (
                 source.map(|s| s.name.clone()).unwrap_or_default(),
                 diagnostic.primary.span.start,
@@ -113,8 +120,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 warnings += 1;
             }
             let text = match args.message_format {
-                MessageFormat::Human => render::render(diagnostic, &output.sources, color) + "\n",
-                MessageFormat::Json => json::to_json_line(diagnostic, &output.sources) + "\n",
+                MessageFormat::Human => render::render(diagnostic, &sources, color) + "\n",
+                MessageFormat::Json => json::to_json_line(diagnostic, &sources) + "\n",
             };
             if out.write_all(text.as_bytes()).is_err() {
                 return ExitCode::from(EXIT_USER_ERROR);

@@ -81,6 +81,26 @@ pub fn run(args: CompileArgs) -> ExitCode {
         );
         return ExitCode::from(EXIT_USER_ERROR);
     };
+    let named = [
+        ("ServerOutput", Some(server)),
+        ("ClientOutput", Some(client)),
+        ("TypesOutput", options.types_output.as_ref()),
+    ];
+    for (option, value) in named.iter().filter_map(|(option, value)| Some((option, (*value)?))) {
+        if names_no_file(value) {
+            let _ = writeln!(
+                err,
+                "error: `option {option} = \"{value}\"` in `{}` names no file",
+                args.file.display()
+            );
+            let _ = writeln!(
+                err,
+                "help: give a module's path, relative to the schema, e.g. `option {option} = \"net/{}\"` (`.luau` is added)",
+                option.trim_end_matches("Output")
+            );
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
+    }
     let base = args.file.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut destinations = vec![
         (OutputKind::Server, output_path(&base, server)),
@@ -102,6 +122,23 @@ pub fn run(args: CompileArgs) -> ExitCode {
             })
             .collect();
         destinations.extend(declarations);
+    }
+    for (position, (kind, path)) in destinations.iter().enumerate() {
+        if let Some((other, _)) = destinations[..position].iter().find(|(_, earlier)| earlier == path) {
+            let _ = writeln!(
+                err,
+                "error: the {} and the {} module would both be written to `{}`",
+                module_name(*other),
+                module_name(*kind),
+                path.display()
+            );
+            let _ = writeln!(
+                err,
+                "help: give `ServerOutput`, `ClientOutput` and `TypesOutput` different paths in `{}`",
+                args.file.display()
+            );
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
     }
     let files = generate(
         &schema,
@@ -149,6 +186,30 @@ pub fn run(args: CompileArgs) -> ExitCode {
 
 /// An output option's path, relative to the schema's folder, with `.luau` appended
 /// as Blink appends it.
+/// Whether an output option's value names no file: empty, or ending in a folder
+/// (`""`, `"out/"`, `"/"`, `".."`), where `.luau` would be added to nothing.
+fn names_no_file(value: &str) -> bool {
+    let value = value.trim();
+    value.is_empty()
+        || value.ends_with('/')
+        || value.ends_with('\\')
+        || matches!(
+            Path::new(value).components().next_back(),
+            None | Some(std::path::Component::RootDir | std::path::Component::ParentDir | std::path::Component::CurDir)
+        )
+}
+
+fn module_name(kind: OutputKind) -> &'static str {
+    match kind {
+        OutputKind::Server => "Server",
+        OutputKind::Client => "Client",
+        OutputKind::Types => "Types",
+        OutputKind::ServerDts => "Server declarations",
+        OutputKind::ClientDts => "Client declarations",
+        OutputKind::TypesDts => "Types declarations",
+    }
+}
+
 pub fn output_path(base: &Path, option: &str) -> PathBuf {
     let mut path = base.join(option);
     let has_extension = path.extension().is_some_and(|ext| ext == "luau" || ext == "lua");

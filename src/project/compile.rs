@@ -167,21 +167,35 @@ pub fn effective_options(options: &Options) -> BTreeMap<String, toml::Value> {
     .collect()
 }
 
-/// For `blinkblox check` without arguments: when a `blinkblox.toml` is found from `cwd`
-/// (walking up), every schema it lists with the settings sync checks it with (manifest
-/// option defaults, per-schema `RemoteScope`). `None` when there is no manifest.
-pub fn manifest_schemas(cwd: &Path) -> Option<Result<Vec<(PathBuf, CheckSettings)>, ProjectError>> {
+/// What `blinkblox check` without arguments checks when a `blinkblox.toml` is found from
+/// its folder (walking up): the schemas the manifest lists, each checked as sync checks it.
+pub struct ManifestSchemas {
+    /// The manifest as messages name it (relative to the folder check runs in).
+    pub manifest_name: String,
+    defaults: Vec<ManifestOption>,
+    /// Each schema and its folder under the output (which gives its default `RemoteScope`).
+    pub schemas: Vec<(PathBuf, String)>,
+}
+
+impl ManifestSchemas {
+    /// Checks one of `schemas` exactly as sync does (`check_schema`): a bad option default
+    /// is an error at its line of the manifest.
+    pub fn check(&self, path: &Path, out_rel: &str) -> Result<Checked, ProjectError> {
+        check_schema(path, &self.manifest_name, &self.defaults, out_rel)
+    }
+}
+
+/// The manifest's schemas for `blinkblox check`; `None` when there is no manifest.
+pub fn manifest_schemas(cwd: &Path) -> Option<Result<ManifestSchemas, ProjectError>> {
     let manifest_path = crate::project::manifest::Manifest::find(cwd)?;
     Some(
         crate::project::manifest::Manifest::load(&manifest_path).and_then(|manifest| {
             let found = crate::project::schemas::discover(&manifest.root, &manifest.schemas)?;
-            Ok(found
-                .into_iter()
-                .map(|entry| {
-                    let settings = settings_for(&manifest.options, &entry.out_rel);
-                    (entry.path, settings)
-                })
-                .collect())
+            Ok(ManifestSchemas {
+                manifest_name: paths::display_relative(&manifest.path, cwd),
+                schemas: found.into_iter().map(|entry| (entry.path, entry.out_rel)).collect(),
+                defaults: manifest.options,
+            })
         }),
     )
 }

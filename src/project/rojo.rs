@@ -83,11 +83,7 @@ impl RojoProject {
                 path.display()
             )));
         }
-        let glob_ignore_paths = value
-            .get("globIgnorePaths")
-            .and_then(Value::as_array)
-            .map(|list| list.iter().filter_map(Value::as_str).map(str::to_string).collect())
-            .unwrap_or_default();
+        let glob_ignore_paths = glob_ignore_paths(path, &value)?;
         Ok(RojoProject {
             path: path.to_path_buf(),
             dir: path
@@ -327,6 +323,36 @@ fn child_node<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
     node.get(name).filter(|child| child.is_object())
 }
 
+/// `globIgnorePaths`: a list of globs, each optionally negated with `!`. Rojo refuses a
+/// project whose list is not that, so sync does too rather than guess what it ignores.
+fn glob_ignore_paths(path: &Path, project: &Value) -> Result<Vec<String>, ProjectError> {
+    let Some(list) = project.get("globIgnorePaths") else {
+        return Ok(Vec::new());
+    };
+    let invalid = |what: String| {
+        ProjectError::new(format!("`{}`: `globIgnorePaths` {what}", path.display()))
+            .with_help("make it a list of glob strings, e.g. `\"globIgnorePaths\": [\"**/*.spec.luau\"]`")
+    };
+    let Some(list) = list.as_array() else {
+        return Err(invalid(format!("must be a list of globs, not `{list}`")));
+    };
+    let mut patterns = Vec::with_capacity(list.len());
+    for item in list {
+        let Some(pattern) = item.as_str() else {
+            return Err(invalid(format!("holds `{item}`, which is not a string")));
+        };
+        let glob = pattern.strip_prefix('!').unwrap_or(pattern);
+        if let Err(err) = globset::Glob::new(glob) {
+            return Err(invalid(format!(
+                "holds `{pattern}`, which is not a valid glob: {}",
+                err.kind()
+            )));
+        }
+        patterns.push(pattern.to_string());
+    }
+    Ok(patterns)
+}
+
 /// The node's `$path` (a string or `{"optional": …}`), joined to the project's folder.
 fn node_path(node: &Value, base: &Path) -> Option<PathBuf> {
     let raw = node.get("$path")?;
@@ -434,6 +460,30 @@ mod tests {
         );
         assert_eq!(project.ignored_by(&root.join("src/Kept/Net")), None);
         assert_eq!(project.ignored_by(&root.join("src/shared/Other")), None);
+    }
+
+    #[test]
+    fn a_glob_ignore_list_rojo_would_refuse_is_an_error_naming_it() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let root = temp.path();
+        for (list, expected) in [
+            (r#"["["]"#, "holds `[`, which is not a valid glob"),
+            (r#"["!**/{a"]"#, "holds `!**/{a`, which is not a valid glob"),
+            (r#"[5]"#, "holds `5`, which is not a string"),
+            (r#""**/Net/**""#, "must be a list of globs"),
+        ] {
+            let file = root.join("default.project.json");
+            write(
+                &file,
+                &format!(r#"{{ "globIgnorePaths": {list}, "tree": {{ "$path": "src" }} }}"#),
+            );
+            let Err(err) = RojoProject::load(&file) else {
+                panic!("{list}: an invalid list is refused");
+            };
+            let text = err.to_string();
+            assert!(text.contains("default.project.json`: `globIgnorePaths` "), "{text}");
+            assert!(text.contains(expected), "{text}");
+        }
     }
 
     #[test]

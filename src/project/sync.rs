@@ -112,7 +112,14 @@ impl Project {
                 project.resolve_instance(instance)?
             }
         };
-        writer::ensure_not_in_packages(&output_dir.join("x"), &root)?;
+        // A file inside the folder is the probe: the folder may itself be `Packages`.
+        if let Some(folder) = paths::package_folder_in(&output_dir.join("Server.luau"), &root) {
+            return Err(ProjectError::new(format!(
+                "refusing to write into the output folder `{}`: it is inside `{folder}/`, which `wally install` deletes",
+                paths::display_relative(&output_dir, &root)
+            ))
+            .with_help("point `[output]` in blinkblox.toml at a folder of your own, e.g. `src/shared/Net`"));
+        }
         let mut warnings = Vec::new();
         if let Some(project) = &rojo
             && project.instance_path_of(&output_dir)?.is_none()
