@@ -219,12 +219,29 @@ fn an_existing_folder_that_is_not_a_package_is_left_alone() {
     assert!(stderr(&run).contains("not a package folder"), "{}", stderr(&run));
     assert_eq!(read(&folder.join("notes.txt")), "mine");
 
-    // A folder this command wrote is replaced whole: stale files go.
+    // A folder this command wrote is replaced whole: the modules of a schema that is gone
+    // (listed in the zip written beside the folder last time) go with it.
     std::fs::remove_dir_all(&folder).expect("clear");
     package(&dir, &[]).success();
-    std::fs::write(folder.join("src/stale.luau"), "return 1").expect("write");
+    assert!(folder.join("src/chat/Server.luau").is_file());
+    std::fs::remove_file(dir.join("net/chat.blink")).expect("remove a schema");
     package(&dir, &[]).success();
-    assert!(!folder.join("src/stale.luau").exists());
+    assert!(!folder.join("src/chat").exists(), "the removed schema's modules go");
+    assert!(folder.join("src/combat/Server.luau").is_file());
+
+    // A file this command never wrote stops the replacement and is kept.
+    std::fs::write(folder.join("src/notes.txt"), "mine").expect("write");
+    let run = package(&dir, &[]).failure().code(1);
+    assert!(
+        stderr(&run).contains("it holds `src/notes.txt`, which blinkblox package did not write"),
+        "{}",
+        stderr(&run)
+    );
+    assert_eq!(read(&folder.join("src/notes.txt")), "mine");
+    assert!(
+        folder.join("src/combat/Server.luau").is_file(),
+        "the folder is untouched"
+    );
 }
 
 #[test]

@@ -268,7 +268,7 @@ pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOu
 
     let folder = output.join(built.folder_name());
     let zip_path = output.join(built.zip_name());
-    write_folder(&folder, &built.files)?;
+    write_folder(&folder, &built.files, &zip_path)?;
     writer::write_atomic(&zip_path, &built.zip).map_err(|err| ProjectError::io("write", &zip_path, &err))?;
     Ok(PackageOutcome {
         sync: synced,
@@ -284,14 +284,37 @@ pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOu
 
 /// Replaces the package folder with `files`: staged next to it, then renamed in, so the
 /// folder is never half-written. An existing folder is only replaced when it holds a
-/// `wally.toml` (a package this command wrote); anything else is left alone.
-fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError> {
+/// `wally.toml` (a package this command wrote) and nothing but files this command wrote:
+/// the new package's, or those listed in the zip it wrote beside it last time. Anything
+/// else is left alone, with an error naming it.
+fn write_folder(folder: &Path, files: &PackageFiles, zip_path: &Path) -> Result<(), ProjectError> {
     if folder.exists() && !folder.join("wally.toml").is_file() {
         return Err(ProjectError::new(format!(
             "refusing to replace `{}`: it exists and is not a package folder (no wally.toml)",
             folder.display()
         ))
         .with_help("move it away, or pass `--output <empty folder>`"));
+    }
+    if folder.exists() {
+        let written_before = zip_file_names(zip_path);
+        let foreign: Vec<String> = files_in(folder)
+            .into_iter()
+            .filter(|rel| !files.contains_key(rel) && !written_before.contains(rel))
+            .collect();
+        if !foreign.is_empty() {
+            let shown: Vec<String> = foreign.iter().take(5).map(|rel| format!("`{rel}`")).collect();
+            let more = if foreign.len() > 5 {
+                format!(" and {} more", foreign.len() - 5)
+            } else {
+                String::new()
+            };
+            return Err(ProjectError::new(format!(
+                "refusing to replace `{}`: it holds {}{more}, which blinkblox package did not write",
+                folder.display(),
+                shown.join(", ")
+            ))
+            .with_help("move those files out: the package folder is rewritten whole on every `blinkblox package`"));
+        }
     }
     let name = folder
         .file_name()
@@ -318,6 +341,32 @@ fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError>
         let _ = std::fs::remove_dir_all(&staging);
     }
     result
+}
+
+/// Every file below `folder`, `/`-separated and relative to it.
+fn files_in(folder: &Path) -> Vec<String> {
+    walkdir::WalkDir::new(folder)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_file())
+        .filter_map(|entry| paths::relative_to(entry.path(), folder).map(|rel| paths::slash(&rel)))
+        .collect()
+}
+
+/// The files a package zip holds; empty when there is no readable zip.
+fn zip_file_names(zip_path: &Path) -> std::collections::BTreeSet<String> {
+    std::fs::File::open(zip_path)
+        .ok()
+        .and_then(|file| zip::ZipArchive::new(file).ok())
+        .map(|archive| {
+            archive
+                .file_names()
+                .filter_map(Result::ok)
+                .filter(|name| !name.ends_with('/'))
+                .map(|name| name.to_string())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
