@@ -117,6 +117,40 @@ fn bad_versions_and_realms_are_rejected() {
     assert!(err.contains("unknown key `flavour` in [package]"), "{err}");
 }
 
+/// Excluding a file every installed package needs is a mistake in the manifest: the error
+/// names `exclude`'s line, before anything is synced or written.
+#[test]
+fn excluding_a_file_the_package_needs_names_the_exclude_line() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    for (index, (globs, left_out)) in [
+        ("[\"src\"]", "src/init.luau"),
+        ("[\"*.toml\"]", "wally.toml"),
+        ("[\"**/*.json\"]", "default.project.json"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let dir = example_with(
+            &temp.path().join(format!("e{index}")),
+            &format!("[package]\nname = \"studio/net\"\nversion = \"0.1.0\"\nexclude = {globs}\n"),
+        );
+        let err = rejected(&dir);
+        let line = line_of(&dir, "exclude = ");
+        assert!(
+            err.contains(&format!(
+                "blinkblox.toml:{line}: [package] exclude leaves `{left_out}` out of the package"
+            )),
+            "{globs}: {err}"
+        );
+    }
+    // `include` keeps a file an exclusion would take.
+    let dir = example_with(
+        &temp.path().join("kept"),
+        "[package]\nname = \"studio/net\"\nversion = \"0.1.0\"\nexclude = [\"*.toml\"]\ninclude = [\"wally.toml\"]\n",
+    );
+    package(&dir, &[]).success();
+}
+
 #[test]
 fn a_manifest_without_a_package_table_says_how_to_add_one() {
     let temp = tempfile::tempdir().expect("tempdir");

@@ -28,6 +28,9 @@ pub const MAX_PACKAGE_BYTES: usize = 2 * 1024 * 1024;
 /// Paths `wally package` never packs (matched against the path relative to the root).
 pub const ALWAYS_EXCLUDED: [&str; 5] = [".*", "wally.lock", "Packages", "ServerPackages", "DevPackages"];
 
+/// Without these the registry cannot read the package, or Rojo cannot build it.
+pub const REQUIRED_FILES: [&str; 3] = ["wally.toml", "default.project.json", "src/init.luau"];
+
 /// One zip entry, in write order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
@@ -151,8 +154,7 @@ pub fn write_zip(
     let folder_options = fixed.unix_permissions(0o755);
 
     let entries = entries(files, include, exclude)?;
-    // Without these the registry cannot read the package, or Rojo cannot build it.
-    for required in ["wally.toml", "default.project.json", "src/init.luau"] {
+    for required in REQUIRED_FILES {
         if files.contains_key(required) && !entries.iter().any(|entry| entry.path() == required) {
             return Err(format!(
                 "`[package] exclude` leaves `{required}` out of the zip, and an installed package needs it"

@@ -174,6 +174,29 @@ impl PackageSpec {
                 }
             }
         }
+        // Files an installed package cannot do without: excluding one is a mistake in the
+        // manifest, so it is reported at `exclude`'s line rather than when zipping.
+        let required: crate::package::layout::PackageFiles = crate::package::archive::REQUIRED_FILES
+            .iter()
+            .map(|path| (path.to_string(), Vec::new()))
+            .collect();
+        let kept = crate::package::archive::entries(&required, &package.include, &package.exclude)
+            .map_err(|message| locator.error("exclude", &message))?;
+        if let Some(left_out) = required
+            .keys()
+            .find(|path| !kept.iter().any(|entry| entry.path() == path.as_str()))
+        {
+            return Err(locator
+                .error(
+                    "exclude",
+                    &format!(
+                        "[package] exclude leaves `{left_out}` out of the package, and an installed package needs it"
+                    ),
+                )
+                .with_help(format!(
+                    "narrow the pattern, or add `include = [\"{left_out}\"]` to keep it"
+                )));
+        }
 
         Ok(PackageSpec {
             scope,

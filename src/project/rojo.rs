@@ -83,6 +83,7 @@ impl RojoProject {
                 path.display()
             )));
         }
+        check_paths(path, &tree, "tree")?;
         let glob_ignore_paths = glob_ignore_paths(path, &value)?;
         Ok(RojoProject {
             path: path.to_path_buf(),
@@ -323,6 +324,38 @@ fn child_node<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
     node.get(name).filter(|child| child.is_object())
 }
 
+/// Every `$path` in the tree is a string or `{ "optional": string }`, as Rojo requires, and
+/// every child is an object: otherwise Rojo refuses the project, and sync would report a
+/// missing folder instead of the real mistake.
+fn check_paths(path: &Path, node: &Value, at: &str) -> Result<(), ProjectError> {
+    let Some(object) = node.as_object() else {
+        return Ok(());
+    };
+    for (key, child) in object {
+        if key == "$path" {
+            let valid = child.is_string() || child.get("optional").is_some_and(Value::is_string);
+            if !valid {
+                return Err(
+                    ProjectError::new(format!("`{}`: `{at}.$path` is `{child}`, not a path", path.display()))
+                        .with_help("write `\"$path\": \"src/shared\"` (or `{ \"optional\": \"…\" }`)"),
+                );
+            }
+        } else if !key.starts_with('$') {
+            if !child.is_object() {
+                return Err(ProjectError::new(format!(
+                    "`{}`: `{at}.{key}` is `{child}`, but an instance must be an object",
+                    path.display()
+                ))
+                .with_help(format!(
+                    "write `\"{key}\": {{ \"$path\": \"…\" }}` or `\"{key}\": {{ \"$className\": \"Folder\" }}`"
+                )));
+            }
+            check_paths(path, child, &format!("{at}.{key}"))?;
+        }
+    }
+    Ok(())
+}
+
 /// `globIgnorePaths`: a list of globs, each optionally negated with `!`. Rojo refuses a
 /// project whose list is not that, so sync does too rather than guess what it ignores.
 fn glob_ignore_paths(path: &Path, project: &Value) -> Result<Vec<String>, ProjectError> {
@@ -484,6 +517,37 @@ mod tests {
             assert!(text.contains("default.project.json`: `globIgnorePaths` "), "{text}");
             assert!(text.contains(expected), "{text}");
         }
+    }
+
+    #[test]
+    fn a_path_or_child_of_the_wrong_type_is_an_error_naming_it() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let file = temp.path().join("default.project.json");
+        for (tree, expected) in [
+            (
+                r#"{ "ReplicatedStorage": { "$path": 5 } }"#,
+                "`tree.ReplicatedStorage.$path` is `5`, not a path",
+            ),
+            (
+                r#"{ "ReplicatedStorage": "oops" }"#,
+                "`tree.ReplicatedStorage` is `\"oops\"`, but an instance must be an object",
+            ),
+            (
+                r#"{ "A": { "B": { "$path": { "optional": 1 } } } }"#,
+                "`tree.A.B.$path`",
+            ),
+        ] {
+            write(&file, &format!(r#"{{ "tree": {tree} }}"#));
+            let Err(err) = RojoProject::load(&file) else {
+                panic!("{tree}: refused");
+            };
+            assert!(err.to_string().contains(expected), "{err}");
+        }
+        write(
+            &file,
+            r#"{ "tree": { "$className": "DataModel", "A": { "$path": { "optional": "a" }, "$properties": { "X": 1 } } } }"#,
+        );
+        assert!(RojoProject::load(&file).is_ok(), "valid trees still load");
     }
 
     #[test]
