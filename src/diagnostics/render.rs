@@ -16,6 +16,8 @@
 
 use std::io::IsTerminal;
 
+use unicode_width::UnicodeWidthChar;
+
 use crate::diagnostics::{Diagnostic, Label, Severity};
 use crate::schema::source::{SourceFile, SourceMap};
 
@@ -139,7 +141,10 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap, color: bool) -> Stri
                 } else {
                     YELLOW
                 };
-                let underline = marker.repeat(end_col - start_col);
+                // Columns count characters; the terminal shows some (CJK, emoji) two
+                // cells wide, so the padding and the underline are measured in cells.
+                let pad = display_width(&window.text, 0, start_col - 1);
+                let underline = marker.repeat(display_width(&window.text, start_col - 1, end_col - 1).max(1));
                 let message = if label.message.is_empty() {
                     String::new()
                 } else {
@@ -148,7 +153,7 @@ pub fn render(diagnostic: &Diagnostic, sources: &SourceMap, color: bool) -> Stri
                 out.push_str(&format!(
                     "{gutter} {} {}{}\n",
                     style.paint(BLUE, "|"),
-                    " ".repeat(start_col - 1),
+                    " ".repeat(pad),
                     style.paint(color, &format!("{underline}{message}"))
                 ));
             }
@@ -220,6 +225,19 @@ impl Window {
     }
 }
 
+/// Terminal cells taken by characters `from..to` (0-based) of `text`; a position past its
+/// end (a label at the end of the line) takes one cell.
+fn display_width(text: &str, from: usize, to: usize) -> usize {
+    let shown: usize = text
+        .chars()
+        .skip(from)
+        .take(to.saturating_sub(from))
+        .map(|c| UnicodeWidthChar::width(c).unwrap_or(1))
+        .sum();
+    let past_end = to.saturating_sub(from.max(text.chars().count()));
+    shown + past_end
+}
+
 fn file_of<'a>(sources: &'a SourceMap, label: &Label) -> Option<&'a SourceFile> {
     sources.files().get(label.span.file.0 as usize)
 }
@@ -239,6 +257,29 @@ fn columns(file: &SourceFile, label: &Label, line: usize, text: &str) -> (usize,
 mod tests {
     use super::*;
     use crate::schema::source::{FileId, SourceFile, Span};
+
+    #[test]
+    fn underlines_wide_characters_by_the_cells_they_take() {
+        let mut sources = SourceMap::default();
+        // `日本` is two characters of three bytes, each two cells wide.
+        let text = "type 日本 = Nope\n";
+        let file = sources.add(SourceFile::new("w.blink".into(), "w.blink".into(), text.into()));
+        let start = text.find("Nope").expect("Nope");
+        let diagnostic = Diagnostic::error(
+            "E3001",
+            "unknown type `Nope`",
+            Span::new(file, start, start + 4),
+            "here",
+        );
+        let rendered = render(&diagnostic, &sources, false);
+        assert!(
+            rendered.contains("1 | type 日本 = Nope\n  |             ^^^^ here\n"),
+            "{rendered}"
+        );
+        let on_name = Diagnostic::error("E3001", "odd name", Span::new(file, 5, 11), "name");
+        let rendered = render(&on_name, &sources, false);
+        assert!(rendered.contains("  |      ^^^^ name\n"), "{rendered}");
+    }
 
     #[test]
     fn renders_primary_and_secondary_labels() {
