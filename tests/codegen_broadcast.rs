@@ -483,3 +483,165 @@ fn a_player_who_joins_mid_frame_does_not_receive_a_list_they_are_not_on() {
         assert_no_errors(&sim);
     }
 }
+
+#[test]
+fn fire_all_list_and_except_reach_the_right_players() {
+    let modules = compile(
+        r#"
+        event R { From: Server, Type: Reliable, Call: ManySync, Data: string }
+        event U { From: Server, Type: Unreliable, Call: ManySync, Data: string }
+        "#,
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 3);
+        for (index, _) in sim.clients().collect::<Vec<_>>() {
+            client_exec(
+                &sim,
+                index,
+                "local Net = require('Net') shared.Got = {} Net.R.On(function(v) table.insert(shared.Got, v) end) Net.U.On(function(v) table.insert(shared.Got, 'u' .. v) end)",
+            );
+        }
+        sim.server()
+            .exec(
+                r#"
+                local Net = require("Net")
+                local p = game:GetService("Players"):GetPlayers()
+                Net.R.FireAll("all")
+                Net.R.FireList({ p[1], p[3] }, "list")
+                Net.R.FireExcept(p[2], "except")
+                Net.R.Fire(p[2], "one")
+                Net.U.FireAll("all")
+                Net.U.FireList({ p[2] }, "list")
+                Net.U.FireExcept(p[1], "except")
+                "#,
+            )
+            .expect("fires");
+        sim.steps(2).expect("steps");
+        let got = |index: usize| -> Vec<String> {
+            sim.client(index)
+                .expect("client")
+                .eval("return shared.Got")
+                .expect("eval")
+        };
+        // Unreliable calls go out as fired, before the frame's reliable batch.
+        assert_eq!(got(0), ["uall", "all", "list", "except"], "{mode:?}");
+        assert_eq!(got(1), ["uall", "ulist", "uexcept", "all", "one"], "{mode:?}");
+        assert_eq!(got(2), ["uall", "uexcept", "all", "list", "except"], "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn fire_all_to_fifty_players_is_one_remote_call() {
+    let modules = compile(
+        "struct Unit { id: u16, hp: u8 }\nevent World { From: Server, Type: Reliable, Call: ManySync, Data: Unit[..100] }",
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 50);
+        for (index, _) in sim.clients().collect::<Vec<_>>() {
+            client_exec(
+                &sim,
+                index,
+                "shared.Got = {} require('Net').World.On(function(v) table.insert(shared.Got, #v) end)",
+            );
+        }
+        sim.take_traffic();
+        sim.server()
+            .exec("local Net = require('Net') for n = 1, 3 do Net.World.FireAll(table.create(n * 10, { id = 1, hp = 2 })) end")
+            .expect("fire all");
+        sim.step().expect("step");
+        let traffic = sim.take_traffic();
+        assert_eq!(traffic.total().calls, 1, "{mode:?}: {:?}", traffic.calls());
+        assert_eq!(traffic.kind(CallKind::FireAllClients).calls, 1, "{mode:?}");
+        sim.step().expect("step");
+        for (index, client) in sim.clients() {
+            let got: Vec<u32> = client.eval("return shared.Got").expect("eval");
+            assert_eq!(got, vec![10, 20, 30], "{mode:?}: client {index}");
+        }
+        assert_no_errors(&sim);
+    }
+}
+
+/// 200 sends of every kind over 5 players in one frame, in a seeded random order:
+/// each player receives exactly its sends, in fire order.
+#[test]
+fn interleaved_broadcasts_and_personal_sends_arrive_in_fire_order() {
+    let modules = compile(
+        r#"
+        event A { From: Server, Type: Reliable, Call: ManySync, Data: u16 }
+        event B { From: Server, Type: Reliable, Call: ManySync, Data: (string, Instance?) }
+        "#,
+    );
+    for mode in MODES {
+        for seed in [1, 2, 3] {
+            let mut sim = start_with(
+                &modules,
+                mode,
+                5,
+                "local p = Instance.new('Part') p.Name = 'P' p.Parent = workspace",
+            );
+            for (index, _) in sim.clients().collect::<Vec<_>>() {
+                client_exec(
+                    &sim,
+                    index,
+                    r#"
+                    local Net = require("Net")
+                    shared.Got = {}
+                    Net.A.On(function(n) table.insert(shared.Got, n) end)
+                    Net.B.On(function(s, part) assert(part == nil or part == workspace.P) table.insert(shared.Got, tonumber(s)) end)
+                    "#,
+                );
+            }
+            sim.server()
+                .exec(&format!(
+                    r#"
+                    local Net = require("Net")
+                    local players = game:GetService("Players"):GetPlayers()
+                    local random = Random.new({seed})
+                    shared.Expected = {{}}
+                    for _, p in players do shared.Expected[p.Name] = {{}} end
+                    local function expect(list, n) for _, p in list do table.insert(shared.Expected[p.Name], n) end end
+                    for n = 1, 200 do
+                        local kind = random:NextInteger(1, 4)
+                        local useB = random:NextInteger(0, 1) == 1
+                        local target = players[random:NextInteger(1, #players)]
+                        local function send(method, first)
+                            if useB then
+                                local part = if n % 3 == 0 then workspace.P else nil
+                                if first ~= nil then Net.B[method](first, tostring(n), part) else Net.B[method](tostring(n), part) end
+                            else
+                                if first ~= nil then Net.A[method](first, n) else Net.A[method](n) end
+                            end
+                        end
+                        if kind == 1 then
+                            send("FireAll") expect(players, n)
+                        elseif kind == 2 then
+                            send("Fire", target) expect({{ target }}, n)
+                        elseif kind == 3 then
+                            local list = {{ target, players[1] }}
+                            if target == players[1] then list = {{ target }} end
+                            send("FireList", list) expect(list, n)
+                        else
+                            send("FireExcept", target)
+                            local rest = {{}}
+                            for _, p in players do if p ~= target then table.insert(rest, p) end end
+                            expect(rest, n)
+                        end
+                    end
+                    "#
+                ))
+                .expect("server fires");
+            sim.steps(2).expect("steps");
+            for (index, client) in sim.clients() {
+                let name = format!("Player{}", index + 1);
+                let expected: Vec<u32> = sim
+                    .server()
+                    .eval(&format!("return shared.Expected['{name}']"))
+                    .expect("expected");
+                let got: Vec<u32> = client.eval("return shared.Got").expect("got");
+                assert_eq!(got, expected, "{mode:?} seed {seed}: {name}");
+            }
+            assert_no_errors(&sim);
+        }
+    }
+}

@@ -1,7 +1,8 @@
-//! Functions under load, and channels past 256 declarations, in the embedded VM:
-//! 300 concurrent invocations from one client, 10 clients invoking at once, a timeout
-//! that frees its call slot (a late answer is ignored), and 300 events plus a stream
-//! and a function on one channel (two-byte indices) round-tripping in one frame.
+//! Functions in the embedded VM: return values, errors, timeouts, invocations before a
+//! listener connects, Future and Promise. Under load, and on channels past 256
+//! declarations: 300 concurrent invocations from one client, 10 clients invoking at once,
+//! a timeout that frees its call slot (a late answer is ignored), and 300 events plus a
+//! stream and a function on one channel (two-byte indices) round-tripping in one frame.
 
 mod codegen_support;
 
@@ -206,5 +207,133 @@ fn three_hundred_events_on_one_channel_round_trip() {
             assert_eq!((score, echo), (65535, 600), "{mode:?}");
         }
         assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn functions_return_values_errors_and_timeouts() {
+    let modules = compile(
+        r#"
+        function Add { Yield: Coroutine, Data: (u8, u8), Return: u16 }
+        function Pair { Yield: Coroutine, Data: string, Return: (string, boolean) }
+        function Fails { Yield: Coroutine, Data: u8, Return: u8 }
+        function Never { Yield: Coroutine, Data: u8, Return: u8, Timeout: 0.5 }
+        "#,
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 2);
+        sim.server()
+            .exec(
+                r#"
+                local Net = require("Net")
+                Net.Add.On(function(player, a, b) return a + b end)
+                Net.Pair.On(function(player, s) return s .. player.Name, true end)
+                Net.Fails.On(function(player, n) error("no " .. n) end)
+                "#,
+            )
+            .expect("on");
+        for index in 0..2 {
+            sim.client(index)
+                .expect("client")
+                .spawn(
+                    r#"
+                    local Net = require("Net")
+                    shared.Results = {}
+                    for i = 1, 20 do
+                        task.spawn(function() shared.Results[i] = Net.Add.Invoke(i, 100) end)
+                    end
+                    local s, b = Net.Pair.Invoke("hi ")
+                    shared.Pair = s .. tostring(b)
+                    local ok, problem = pcall(Net.Fails.Invoke, 3)
+                    shared.Failed = (not ok) and string.find(tostring(problem), "Fails", 1, true) ~= nil
+                    local ok2, problem2 = pcall(Net.Never.Invoke, 1)
+                    shared.TimedOut = (not ok2) and string.find(tostring(problem2), "0.5 seconds", 1, true) ~= nil
+                    "#,
+                )
+                .expect("spawn");
+        }
+        sim.steps(60).expect("steps");
+        for index in 0..2 {
+            let (results, pair, failed, timed_out): (Vec<u16>, String, bool, bool) = sim
+                .client(index)
+                .expect("client")
+                .eval("return shared.Results, shared.Pair, shared.Failed, shared.TimedOut")
+                .expect("eval");
+            assert_eq!(results, (101..=120).collect::<Vec<u16>>(), "{mode:?}");
+            assert_eq!(pair, format!("hi Player{}true", index + 1), "{mode:?}");
+            assert!(failed, "{mode:?}: the server's error reaches the caller");
+            assert!(timed_out, "{mode:?}: Timeout raises on the caller");
+        }
+        let warnings = sim.server().warnings();
+        assert!(
+            warnings.iter().any(|w| w.contains("Fails") && w.contains("no 3")),
+            "{warnings:?}"
+        );
+    }
+}
+
+#[test]
+fn invocations_before_on_are_answered_once_it_connects() {
+    let modules = compile("function Echo { Yield: Coroutine, Data: string, Return: string }");
+    let mut sim = start(&modules, Mode::Native, 1);
+    sim.client(0)
+        .expect("client")
+        .spawn("shared.Answer = require('Net').Echo.Invoke('early')")
+        .expect("spawn");
+    sim.steps(3).expect("steps");
+    sim.server()
+        .exec("require('Net').Echo.On(function(_, s) return s .. '!' end)")
+        .expect("on");
+    sim.steps(3).expect("steps");
+    let answer: String = sim
+        .client(0)
+        .expect("client")
+        .eval("return shared.Answer")
+        .expect("eval");
+    assert_eq!(answer, "early!");
+}
+
+#[test]
+fn future_and_promise_invocations() {
+    let modules = compile(
+        r#"
+        option FutureLibrary = "ReplicatedStorage.Packages.Future"
+        option PromiseLibrary = "ReplicatedStorage.Packages.Promise"
+        function Fetch { Yield: Future, Data: string(..64), Return: (string, u8) }
+        function Buy { Yield: Promise, Data: (u16, u8), Return: boolean }
+        "#,
+    );
+    for mode in MODES {
+        let mut sim = start_with(&modules, mode, 1, LIBRARIES);
+        sim.server()
+            .exec(
+                r#"
+                local Net = require("Net")
+                Net.Fetch.On(function(_, key) return key .. "!", #key end)
+                Net.Buy.On(function(_, id, count) if count == 0 then error("none") end return id > count end)
+                "#,
+            )
+            .expect("on");
+        sim.client(0)
+            .expect("client")
+            .spawn(
+                r#"
+                local Net = require("Net")
+                local ok, text, length = Net.Fetch.Invoke("key"):Await()
+                shared.Fetch = `{ok} {text} {length}`
+                local bought, result = Net.Buy.Invoke(5, 2):await()
+                local failed, problem = Net.Buy.Invoke(5, 0):await()
+                shared.Buy = `{bought} {result} {failed} {string.find(tostring(problem), "Buy", 1, true) ~= nil}`
+                "#,
+            )
+            .expect("spawn");
+        sim.steps(10).expect("steps");
+        let (fetch, buy): (String, String) = sim
+            .client(0)
+            .expect("client")
+            .eval("return shared.Fetch, shared.Buy")
+            .expect("eval");
+        assert_eq!(fetch, "true key! 3", "{mode:?}");
+        assert_eq!(buy, "true true false true", "{mode:?}");
     }
 }
