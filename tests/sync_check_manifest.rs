@@ -63,3 +63,32 @@ fn check_reports_a_bad_option_default_at_its_manifest_line() {
     let synced = blinkblox(&dir).arg("sync").assert().failure().code(1);
     assert!(stderr(&synced).contains(&expected), "{}", stderr(&synced));
 }
+
+/// Limits that contradict each other, both set in the manifest, are reported at the
+/// manifest's line, not at the first byte of every schema.
+#[test]
+fn contradicting_limits_from_the_manifest_are_reported_there() {
+    let (_temp, dir) = project("basic");
+    let manifest = dir.join("blinkblox.toml");
+    std::fs::write(
+        &manifest,
+        read(&manifest) + "MaxPacketSize = 4000\nInboundBurst = 1000\n",
+    )
+    .expect("edit");
+    let line = read(&manifest)
+        .lines()
+        .position(|text| text.starts_with("InboundBurst"))
+        .expect("the line")
+        + 1;
+    for command in ["check", "sync"] {
+        let assert = blinkblox(&dir).arg(command).assert().failure().code(1);
+        let err = stderr(&assert);
+        assert!(
+            err.contains(&format!(
+                "blinkblox.toml:{line}: `[options] InboundBurst`: `InboundBurst` (1000) is smaller than `MaxPacketSize` (4000)"
+            )),
+            "{command}: {err}"
+        );
+        assert!(!err.contains(".blink:1:1"), "{command}: {err}");
+    }
+}

@@ -91,6 +91,8 @@ pub(crate) struct Checker<'a> {
     options: Options,
     /// Where the root file set each option (for duplicates).
     option_spans: HashMap<&'static str, Span>,
+    /// Where the project defaults set each option (their lines map to the manifest's).
+    default_spans: HashMap<&'static str, Span>,
     /// Entries being resolved, innermost last (to name a cycle).
     resolving: Vec<usize>,
     /// Generic entries being instantiated (a generic that uses itself is recursive).
@@ -122,6 +124,7 @@ pub fn check(loaded: &Loaded, defaults: Option<usize>) -> (Option<Schema>, Vec<D
         scope_order: Vec::new(),
         options: Options::default(),
         option_spans: HashMap::new(),
+        default_spans: HashMap::new(),
         resolving: Vec::new(),
         instantiating: Vec::new(),
         depth: 0,

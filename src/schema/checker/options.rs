@@ -121,6 +121,8 @@ impl Checker<'_> {
                 return;
             }
             self.option_spans.insert(canonical, item.span);
+        } else {
+            self.default_spans.insert(canonical, item.span);
         }
         let Some(value) = self.option_value(canonical, kind, &item.value) else {
             return;
@@ -223,12 +225,17 @@ impl Checker<'_> {
         }
         let burst_span = self.option_spans.get("InboundBurst").copied();
         let packet_span = self.option_spans.get("MaxPacketSize").copied();
-        // Set by project defaults (or left at the default): point at the schema itself.
+        // Set only by project defaults: point at the default, which sync reports at its
+        // manifest line; left at the built-in default: at the schema itself.
+        let default_span = || {
+            let defaults = &self.default_spans;
+            defaults.get("InboundBurst").or(defaults.get("MaxPacketSize")).copied()
+        };
         let file_start = Span::new(self.loaded.modules[root].file, 0, 0);
         let mut diagnostic = Diagnostic::error(
             codes::LIMITS_CONTRADICT,
             format!("`InboundBurst` ({burst}) is smaller than `MaxPacketSize` ({packet})"),
-            burst_span.or(packet_span).unwrap_or(file_start),
+            burst_span.or(packet_span).or_else(default_span).unwrap_or(file_start),
             "a packet of `MaxPacketSize` bytes could never fit in the byte budget",
         );
         if let (Some(_), Some(packet_span)) = (burst_span, packet_span) {
