@@ -97,6 +97,17 @@ fn data_too_deep_for_luau_is_reported_on_its_event_and_nothing_is_written() {
     );
     assert!(!dir.path().join("out").exists());
 
+    // An exported type has a reader and writer of its own, checked the same way.
+    let exported = source.replace("struct D47", "export struct D47").replace(
+        "event Deep { From: Client, Type: Reliable, Call: SingleSync, Data: D47 }\n",
+        "",
+    );
+    let (_dir, failed) = compile_failing("exported.blink", &exported);
+    failed.stderr(
+        predicate::str::contains("Luau rejects the reader and writer of the exported type `D47`")
+            .and(predicate::str::contains("exported.blink:50:15")),
+    );
+
     let wide: String = (0..100).map(|i| format!("f{i}: string, ")).collect();
     let tuple = vec!["Wide?"; 32].join(", ");
     let dir = tempfile::tempdir().expect("tempdir");
@@ -141,6 +152,8 @@ fn outputs_that_name_no_file_or_collide_are_refused() {
             "the Server and the Client module would both be written to `",
         ),
         ("net/s.luau", "net/s", "would both be written to `"),
+        ("S", "sub/../S", "would both be written to `"),
+        ("Net/Server", "net/server", "would both be written to `"),
         ("", "c", "`option ServerOutput = \"\"` in `"),
         ("net/", "c", "names no file"),
         ("s", "/", "`option ClientOutput = \"/\"`"),

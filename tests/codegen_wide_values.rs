@@ -147,3 +147,50 @@ fn hostile_packets_never_reach_a_listener_outside_the_schema() {
         );
     }
 }
+
+/// Payloads of up to 64 types are not checked with Luau's compiler before writing, so
+/// their code must fit whatever their shape: every field keeps at most one local past its
+/// own code, fixed-size fields (a CFrame takes a dozen) included. Ten structs of five
+/// CFrames (61 types) and a tagged variant of 40 CFrames load and round-trip.
+#[test]
+fn fixed_fields_with_many_locals_fit_under_the_unchecked_size() {
+    let mut text = String::from("struct In { a: CFrame, b: CFrame, c: CFrame, d: CFrame, e: CFrame }\nstruct Out { ");
+    text.push_str(&(1..=10).map(|i| format!("i{i}: In")).collect::<Vec<_>>().join(", "));
+    text.push_str(" }\nenum Tg = \"k\" { A { ");
+    text.push_str(&(0..40).map(|i| format!("c{i}: CFrame")).collect::<Vec<_>>().join(", "));
+    text.push_str(" } }\nevent O { From: Client, Type: Reliable, Call: ManySync, Data: Out }\n");
+    text.push_str("event G { From: Client, Type: Reliable, Call: ManySync, Data: Tg }\n");
+    let modules = compile(&text);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.server()
+            .exec(
+                r#"
+                local Net = require("Net")
+                shared.Got = {}
+                Net.O.On(function(_, value) shared.Got.O = value end)
+                Net.G.On(function(_, value) shared.Got.G = value end)
+                "#,
+            )
+            .expect("listeners");
+        let values = r#"
+            local cf = CFrame.new(1, 2, 3) * CFrame.fromOrientation(0.1, 0.2, 0.3)
+            local inner = { a = cf, b = cf, c = CFrame.identity, d = cf, e = cf }
+            local out = {}
+            for i = 1, 10 do out["i" .. i] = inner end
+            local tagged = { k = "A" }
+            for i = 0, 39 do tagged["c" .. i] = cf end
+            shared.Sent = { O = out, G = tagged }
+        "#;
+        sim.server().exec(values).expect("expected values");
+        let client = sim.client(0).expect("client");
+        client.exec(values).expect("values");
+        client
+            .exec("local Net = require('Net') Net.O.Fire(shared.Sent.O) Net.G.Fire(shared.Sent.G)")
+            .expect("fires");
+        sim.steps(2).expect("steps");
+        sim.server()
+            .exec("shared.assertEqual(shared.Got, shared.Sent, 'what arrived')")
+            .unwrap_or_else(|e| panic!("{mode:?}: {e}"));
+    }
+}

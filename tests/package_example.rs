@@ -220,8 +220,16 @@ fn an_existing_folder_that_is_not_a_package_is_left_alone() {
     assert_eq!(read(&folder.join("notes.txt")), "mine");
 
     // A folder this command wrote is replaced whole: the modules of a schema that is gone
-    // (listed in the zip written beside the folder last time) go with it.
+    // go with it, even when `[package] exclude` kept them out of the zip.
     std::fs::remove_dir_all(&folder).expect("clear");
+    let manifest = dir.join("blinkblox.toml");
+    let text = read(&manifest);
+    let at = text.find("[package]\n").expect("a [package] table") + "[package]\n".len();
+    std::fs::write(
+        &manifest,
+        format!("{}exclude = [\"src/chat\"]\n{}", &text[..at], &text[at..]),
+    )
+    .expect("edit");
     package(&dir, &[]).success();
     assert!(folder.join("src/chat/Server.luau").is_file());
     std::fs::remove_file(dir.join("net/chat.blink")).expect("remove a schema");

@@ -124,7 +124,10 @@ pub fn run(args: CompileArgs) -> ExitCode {
         destinations.extend(declarations);
     }
     for (position, (kind, path)) in destinations.iter().enumerate() {
-        if let Some((other, _)) = destinations[..position].iter().find(|(_, earlier)| earlier == path) {
+        if let Some((other, _)) = destinations[..position]
+            .iter()
+            .find(|(_, earlier)| same_file(earlier, path))
+        {
             let _ = writeln!(
                 err,
                 "error: the {} and the {} module would both be written to `{}`",
@@ -184,8 +187,6 @@ pub fn run(args: CompileArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// An output option's path, relative to the schema's folder, with `.luau` appended
-/// as Blink appends it.
 /// Whether an output option's value names no file: empty, or ending in a folder
 /// (`""`, `"out/"`, `"/"`, `".."`), where `.luau` would be added to nothing.
 fn names_no_file(value: &str) -> bool {
@@ -199,6 +200,13 @@ fn names_no_file(value: &str) -> bool {
         )
 }
 
+/// Whether two output paths name one file: compared with `..` folded in and letters
+/// folded to one case, since Windows' and macOS's file systems ignore case by default.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let key = |path: &Path| crate::project::paths::slash(&crate::project::paths::normalize(path)).to_lowercase();
+    key(a) == key(b)
+}
+
 fn module_name(kind: OutputKind) -> &'static str {
     match kind {
         OutputKind::Server => "Server",
@@ -210,6 +218,8 @@ fn module_name(kind: OutputKind) -> &'static str {
     }
 }
 
+/// An output option's path, relative to the schema's folder, with `.luau` appended
+/// as Blink appends it.
 pub fn output_path(base: &Path, option: &str) -> PathBuf {
     let mut path = base.join(option);
     let has_extension = path.extension().is_some_and(|ext| ext == "luau" || ext == "lua");

@@ -268,7 +268,7 @@ pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOu
 
     let folder = output.join(built.folder_name());
     let zip_path = output.join(built.zip_name());
-    write_folder(&folder, &built.files, &zip_path)?;
+    write_folder(&folder, &built.files)?;
     writer::write_atomic(&zip_path, &built.zip).map_err(|err| ProjectError::io("write", &zip_path, &err))?;
     Ok(PackageOutcome {
         sync: synced,
@@ -284,10 +284,10 @@ pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOu
 
 /// Replaces the package folder with `files`: staged next to it, then renamed in, so the
 /// folder is never half-written. An existing folder is only replaced when it holds a
-/// `wally.toml` (a package this command wrote) and nothing but files this command wrote:
-/// the new package's, or those listed in the zip it wrote beside it last time. Anything
-/// else is left alone, with an error naming it.
-fn write_folder(folder: &Path, files: &PackageFiles, zip_path: &Path) -> Result<(), ProjectError> {
+/// `wally.toml` (a package this command wrote) and no file but those this command names
+/// (`is_package_file_name`): the modules of a schema since removed go, anything put there
+/// by hand stops it, with an error naming the files.
+fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError> {
     if folder.exists() && !folder.join("wally.toml").is_file() {
         return Err(ProjectError::new(format!(
             "refusing to replace `{}`: it exists and is not a package folder (no wally.toml)",
@@ -296,10 +296,9 @@ fn write_folder(folder: &Path, files: &PackageFiles, zip_path: &Path) -> Result<
         .with_help("move it away, or pass `--output <empty folder>`"));
     }
     if folder.exists() {
-        let written_before = zip_file_names(zip_path);
         let foreign: Vec<String> = files_in(folder)
             .into_iter()
-            .filter(|rel| !files.contains_key(rel) && !written_before.contains(rel))
+            .filter(|rel| !files.contains_key(rel) && !is_package_file_name(rel))
             .collect();
         if !foreign.is_empty() {
             let shown: Vec<String> = foreign.iter().take(5).map(|rel| format!("`{rel}`")).collect();
@@ -343,6 +342,18 @@ fn write_folder(folder: &Path, files: &PackageFiles, zip_path: &Path) -> Result<
     result
 }
 
+/// Whether `rel` is named as a package folder's own files are: `wally.toml`,
+/// `default.project.json`, `src/init.luau`, or a schema's `Server`/`Client`/`Types` module
+/// under `src/`.
+fn is_package_file_name(rel: &str) -> bool {
+    if matches!(rel, "wally.toml" | "default.project.json" | "src/init.luau") {
+        return true;
+    }
+    rel.strip_prefix("src/")
+        .and_then(|inside| inside.rsplit_once('/'))
+        .is_some_and(|(_, name)| matches!(name, "Server.luau" | "Client.luau" | "Types.luau"))
+}
+
 /// Every file below `folder`, `/`-separated and relative to it.
 fn files_in(folder: &Path) -> Vec<String> {
     walkdir::WalkDir::new(folder)
@@ -351,22 +362,6 @@ fn files_in(folder: &Path) -> Vec<String> {
         .filter(|entry| entry.file_type().is_file())
         .filter_map(|entry| paths::relative_to(entry.path(), folder).map(|rel| paths::slash(&rel)))
         .collect()
-}
-
-/// The files a package zip holds; empty when there is no readable zip.
-fn zip_file_names(zip_path: &Path) -> std::collections::BTreeSet<String> {
-    std::fs::File::open(zip_path)
-        .ok()
-        .and_then(|file| zip::ZipArchive::new(file).ok())
-        .map(|archive| {
-            archive
-                .file_names()
-                .filter_map(Result::ok)
-                .filter(|name| !name.ends_with('/'))
-                .map(|name| name.to_string())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

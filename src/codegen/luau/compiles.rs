@@ -13,6 +13,15 @@ use crate::schema::codes;
 use crate::schema::model::{Payload, Schema};
 use crate::schema::source::{FileId, Span};
 
+/// Where in a module a failure lies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Marker {
+    /// An event, function or stream, as `Scope.Name`.
+    Declaration(String),
+    /// An exported type's reader and writer, by its flat Luau name (`Scope_Name`).
+    Export(String),
+}
+
 /// A generated module Luau's compiler rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompileFailure {
@@ -22,11 +31,12 @@ pub struct CompileFailure {
     /// The line of the module Luau names (1-based; 0 when it names none).
     pub line: usize,
     /// The declaration whose code holds that line, when one can be told.
-    pub declaration: Option<String>,
+    pub declaration: Option<Marker>,
 }
 
-/// Payloads up to this many inlined type nodes compiled in every shape tried (structs
-/// nested 32 deep with arrays, optionals, maps and tagged enums at each level), so only
+/// Payloads up to this many inlined type nodes need fewer locals than Luau allows: every
+/// field and tuple value keeps at most one local past its own code (`CodeBuilder::
+/// scope_since`), so a payload of N types needs about N plus a function's own twenty. Only
 /// schemas with a larger one pay for the check: Luau compiles about 16 KB a millisecond,
 /// and a 128-declaration schema's modules would take four times as long as generating them.
 const UNCHECKED_NODES: u32 = 64;
@@ -52,7 +62,13 @@ fn largest_payload(schema: &Schema) -> u32 {
     let events = schema.events.iter().map(|e| nodes(&e.data));
     let functions = schema.functions.iter().map(|f| nodes(&f.data).max(nodes(&f.returns)));
     let streams = schema.streams.iter().map(|s| s.data.layout.inlined_nodes);
-    events.chain(functions).chain(streams).max().unwrap_or(0)
+    // An exported type's reader and writer are functions of their own too.
+    let exports = schema
+        .types
+        .iter()
+        .filter(|t| t.exported)
+        .map(|t| t.ty.layout.inlined_nodes);
+    events.chain(functions).chain(streams).chain(exports).max().unwrap_or(0)
 }
 
 /// The first Luau module among `files` that Luau's compiler rejects.
@@ -89,20 +105,30 @@ fn split_location(text: &str) -> (usize, String) {
         .unwrap_or_else(|| (0, text.trim().to_string()))
 }
 
-/// The declaration whose code holds `line`: the nearest marker above it, either a decode
-/// branch's `-- Name` comment or an API entry's `Name = table.freeze({`.
-fn declaration_at(source: &str, line: usize) -> Option<String> {
+/// The declaration whose code holds `line`: the nearest marker above it. Decode branches
+/// start `-- Name`, `-- Name (invocation)`, `(response)` or `(stream)`; API entries
+/// `Name = table.freeze({`; an exported type's reader and writer `Exports["Name"] = (function()`.
+fn declaration_at(source: &str, line: usize) -> Option<Marker> {
     let lines: Vec<&str> = source.lines().take(line).collect();
     lines.iter().rev().find_map(|text| {
         let text = text.trim();
-        if let Some(name) = text.strip_prefix("-- ")
-            && is_name(name)
+        if let Some(comment) = text.strip_prefix("-- ") {
+            let name = comment
+                .strip_suffix(" (invocation)")
+                .or_else(|| comment.strip_suffix(" (response)"))
+                .or_else(|| comment.strip_suffix(" (stream)"))
+                .unwrap_or(comment);
+            return is_name(name).then(|| Marker::Declaration(name.to_string()));
+        }
+        if let Some(name) = text
+            .strip_prefix("Exports[\"")
+            .and_then(|rest| rest.strip_suffix("\"] = (function()"))
         {
-            return Some(name.to_string());
+            return Some(Marker::Export(name.to_string()));
         }
         text.strip_suffix(" = table.freeze({")
             .filter(|name| is_name(name))
-            .map(str::to_string)
+            .map(|name| Marker::Declaration(name.to_string()))
     })
 }
 
@@ -112,15 +138,21 @@ fn is_name(text: &str) -> bool {
 
 /// The failure as a diagnostic on the declaration it names (or the schema's first one).
 pub fn diagnostic(failure: &CompileFailure, schema: &Schema) -> Diagnostic {
-    let named = |name: &str| -> Option<Span> {
-        let last = name.rsplit('.').next().unwrap_or(name);
-        let events = schema.events.iter().map(|e| (&e.name, e.span));
-        let functions = schema.functions.iter().map(|f| (&f.name, f.span));
-        let streams = schema.streams.iter().map(|s| (&s.name, s.span));
+    let declared = |wanted: &str| -> Option<Span> {
+        let full = |scope: &[String], name: &str| {
+            let mut path = scope.join(".");
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path + name
+        };
+        let events = schema.events.iter().map(|e| (full(&e.scope, &e.name), e.span));
+        let functions = schema.functions.iter().map(|f| (full(&f.scope, &f.name), f.span));
+        let streams = schema.streams.iter().map(|s| (full(&s.scope, &s.name), s.span));
         events
             .chain(functions)
             .chain(streams)
-            .find(|(declared, _)| declared.as_str() == last)
+            .find(|(name, _)| name == wanted)
             .map(|(_, span)| span)
     };
     let first = schema
@@ -130,12 +162,20 @@ pub fn diagnostic(failure: &CompileFailure, schema: &Schema) -> Diagnostic {
         .or_else(|| schema.functions.first().map(|f| f.span))
         .or_else(|| schema.streams.first().map(|s| s.span))
         .unwrap_or(Span::new(FileId(0), 0, 0));
-    let span = failure.declaration.as_deref().and_then(named).unwrap_or(first);
-    let module = failure.kind.file_name();
-    let whose = match &failure.declaration {
-        Some(name) => format!("the code for `{name}`"),
-        None => "it".to_string(),
+    let (span, whose) = match &failure.declaration {
+        Some(Marker::Declaration(name)) => (declared(name), format!("the code for `{name}`")),
+        Some(Marker::Export(flat)) => (
+            schema
+                .types
+                .iter()
+                .find(|t| t.exported && t.luau_name() == *flat)
+                .map(|t| t.span),
+            format!("the reader and writer of the exported type `{flat}`"),
+        ),
+        None => (None, "it".to_string()),
     };
+    let span = span.unwrap_or(first);
+    let module = failure.kind.file_name();
     Diagnostic::error(
         codes::GENERATED_CODE_REJECTED,
         format!(
@@ -181,7 +221,18 @@ mod tests {
         let failure = failure_of(OutputKind::Client, &source).expect("Luau rejects 210 locals");
         assert!(failure.message.contains("Out of local registers"), "{failure:?}");
         assert!(failure.line > 200, "{failure:?}");
-        assert_eq!(failure.declaration.as_deref(), Some("Api.Big"));
+        assert_eq!(failure.declaration, Some(Marker::Declaration("Api.Big".into())));
+    }
+
+    #[test]
+    fn markers_name_functions_streams_and_exported_types() {
+        let source =
+            "-- Chat.Say\nx\n-- Trade (invocation)\nx\n-- Feed (stream)\nx\nExports[\"Net_Item\"] = (function()\nx\n";
+        assert_eq!(declaration_at(source, 2), Some(Marker::Declaration("Chat.Say".into())));
+        assert_eq!(declaration_at(source, 4), Some(Marker::Declaration("Trade".into())));
+        assert_eq!(declaration_at(source, 6), Some(Marker::Declaration("Feed".into())));
+        assert_eq!(declaration_at(source, 8), Some(Marker::Export("Net_Item".into())));
+        assert_eq!(declaration_at("local x = 1\n", 1), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::schema::model::{BitKind, LengthRange, NumberKind, NumberRange, Schema
 
 use std::cell::Cell;
 
-use super::builder::CodeBuilder;
+use super::builder::{CodeBuilder, Mark};
 use super::check::range_condition;
 use super::forms::{Form, TwoForms};
 use super::naming::{index, string_literal, table_key};
@@ -139,6 +139,12 @@ impl Reader<'_> {
     pub fn read_scoped(&mut self, ty: &Type, path: &ValuePath, stem: &str) -> String {
         let mark = self.b.mark();
         let value = self.read(ty, path);
+        self.bind_scoped(mark, value, stem)
+    }
+
+    /// `value`, computed by the code written since `mark`: as it is when that code
+    /// declared no locals, else held in one local while the code goes in a block of its own.
+    pub(super) fn bind_scoped(&mut self, mark: Mark, value: String, stem: &str) -> String {
         if !self.b.declared_since(mark) {
             return value;
         }
@@ -788,6 +794,12 @@ impl Reader<'_> {
                         self.b.open(condition);
                     } else {
                         self.b.middle(condition);
+                    }
+                    if variant.body.fields.len() > super::WIDE_STRUCT_FIELDS {
+                        let tag = (table_key(&tagged.tag), string_literal(&variant.name));
+                        let built = self.read_wide_struct(&variant.body, Some(tag), &body_offset, path);
+                        self.b.line(format!("{value} = {built}"));
+                        continue;
                     }
                     let (values, _) = self.read_struct_block(&variant.body, &body_offset, path);
                     let mut entries = vec![format!(

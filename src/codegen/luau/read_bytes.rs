@@ -179,7 +179,13 @@ impl Reader<'_> {
             let field_path = path.field(&field.name);
             let value = match (byte, &resolve(self.schema, &field.ty).kind) {
                 (Some(byte), TypeKind::Number { kind, range }) => self.checked_number(*kind, range, byte, &field_path),
-                _ => self.read_at(&field.ty, &offset_plus(offset, slot.offset), &field_path),
+                // Scoped like a variable field: a CFrame's or a checked vector's locals
+                // would otherwise live until the struct is built.
+                _ => {
+                    let mark = self.b.mark();
+                    let value = self.read_at(&field.ty, &offset_plus(offset, slot.offset), &field_path);
+                    self.bind_scoped(mark, value, "Field")
+                }
             };
             if let Some(entry) = values.get_mut(slot.field) {
                 *entry = Some(value);
