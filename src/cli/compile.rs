@@ -17,8 +17,10 @@ use crate::cli::check::MessageFormat;
 use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
 use crate::codegen::luau::compiles;
 use crate::codegen::{OutputKind, Targets, generate};
-use crate::diagnostics::{json, render};
+use crate::diagnostics::{Diagnostic, json, render};
 use crate::schema;
+use crate::schema::model::Options;
+use crate::schema::source::SourceMap;
 
 /// Compile one schema to the files its ServerOutput/ClientOutput/TypesOutput name.
 #[derive(Debug, clap::Args)]
@@ -45,13 +47,13 @@ pub fn run(args: CompileArgs) -> ExitCode {
     let output = schema::check_file(&args.file);
     let color = args.message_format == MessageFormat::Human && render::color_wanted();
     let mut err = std::io::stderr().lock();
-    for diagnostic in &output.diagnostics {
-        let text = match args.message_format {
-            MessageFormat::Human => render::render(diagnostic, &output.sources, color) + "\n",
-            MessageFormat::Json => json::to_json_line(diagnostic, &output.sources) + "\n",
-        };
-        let _ = err.write_all(text.as_bytes());
-    }
+    print_diagnostics(
+        &mut err,
+        &output.diagnostics,
+        &output.sources,
+        args.message_format,
+        color,
+    );
     let Some(schema) = output.schema else {
         let errors = output.diagnostics.iter().filter(|d| d.is_error()).count();
         let _ = writeln!(
@@ -61,101 +63,23 @@ pub fn run(args: CompileArgs) -> ExitCode {
         );
         return ExitCode::from(EXIT_USER_ERROR);
     };
-
-    let options = &schema.options;
-    let (Some(server), Some(client)) = (&options.server_output, &options.client_output) else {
-        let missing = if options.server_output.is_none() {
-            "ServerOutput"
-        } else {
-            "ClientOutput"
-        };
-        let _ = writeln!(
-            err,
-            "error: `{}` does not set the `{missing}` option",
-            args.file.display()
-        );
-        let _ = writeln!(
-            err,
-            "help: `blinkblox compile` writes where the schema says; add e.g. `option {missing} = \"net/{}\"` at the top of the file, or use `blinkblox sync` with a manifest",
-            if missing == "ServerOutput" { "Server" } else { "Client" }
-        );
-        return ExitCode::from(EXIT_USER_ERROR);
+    let destinations = match destinations(&args.file, &schema.options) {
+        Ok(destinations) => destinations,
+        Err((message, help)) => {
+            let _ = writeln!(err, "error: {message}");
+            let _ = writeln!(err, "help: {help}");
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
     };
-    let named = [
-        ("ServerOutput", Some(server)),
-        ("ClientOutput", Some(client)),
-        ("TypesOutput", options.types_output.as_ref()),
-    ];
-    for (option, value) in named.iter().filter_map(|(option, value)| Some((option, (*value)?))) {
-        if names_no_file(value) {
-            let _ = writeln!(
-                err,
-                "error: `option {option} = \"{value}\"` in `{}` names no file",
-                args.file.display()
-            );
-            let _ = writeln!(
-                err,
-                "help: give a module's path, relative to the schema, e.g. `option {option} = \"net/{}\"` (`.luau` is added)",
-                option.trim_end_matches("Output")
-            );
-            return ExitCode::from(EXIT_USER_ERROR);
-        }
-    }
-    let base = args.file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut destinations = vec![
-        (OutputKind::Server, output_path(&base, server)),
-        (OutputKind::Client, output_path(&base, client)),
-    ];
-    if let Some(types) = &options.types_output {
-        destinations.push((OutputKind::Types, output_path(&base, types)));
-    }
-    if options.typescript {
-        let declarations: Vec<(OutputKind, PathBuf)> = destinations
-            .iter()
-            .map(|(kind, path)| {
-                let dts = match kind {
-                    OutputKind::Server => OutputKind::ServerDts,
-                    OutputKind::Client => OutputKind::ClientDts,
-                    _ => OutputKind::TypesDts,
-                };
-                (dts, declaration_path(path))
-            })
-            .collect();
-        destinations.extend(declarations);
-    }
-    for (position, (kind, path)) in destinations.iter().enumerate() {
-        if let Some((other, _)) = destinations[..position]
-            .iter()
-            .find(|(_, earlier)| same_file(earlier, path))
-        {
-            let _ = writeln!(
-                err,
-                "error: the {} and the {} module would both be written to `{}`",
-                module_name(*other),
-                module_name(*kind),
-                path.display()
-            );
-            let _ = writeln!(
-                err,
-                "help: give `ServerOutput`, `ClientOutput` and `TypesOutput` different paths in `{}`",
-                args.file.display()
-            );
-            return ExitCode::from(EXIT_USER_ERROR);
-        }
-    }
     let files = generate(
         &schema,
         Targets {
-            types: options.types_output.is_some(),
-            typescript: options.typescript,
+            types: schema.options.types_output.is_some(),
+            typescript: schema.options.typescript,
         },
     );
     if let Some(diagnostic) = compiles::check(&schema, &files) {
-        let text = match args.message_format {
-            MessageFormat::Human => render::render(&diagnostic, &output.sources, color) + "\n",
-            MessageFormat::Json => json::to_json_line(&diagnostic, &output.sources) + "\n",
-        };
-        let _ = err.write_all(text.as_bytes());
+        print_diagnostics(&mut err, &[diagnostic], &output.sources, args.message_format, color);
         let _ = writeln!(
             err,
             "error: `{}` has 1 error(s); nothing was written",
@@ -185,6 +109,99 @@ pub fn run(args: CompileArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+fn print_diagnostics(
+    err: &mut impl Write,
+    diagnostics: &[Diagnostic],
+    sources: &SourceMap,
+    format: MessageFormat,
+    color: bool,
+) {
+    for diagnostic in diagnostics {
+        let text = match format {
+            MessageFormat::Human => render::render(diagnostic, sources, color) + "\n",
+            MessageFormat::Json => json::to_json_line(diagnostic, sources) + "\n",
+        };
+        let _ = err.write_all(text.as_bytes());
+    }
+}
+
+/// Where each output goes, from the schema's output options (relative to its folder);
+/// an error and its help when an option is missing, names no file, or two outputs would
+/// land on one file.
+fn destinations(file: &Path, options: &Options) -> Result<Vec<(OutputKind, PathBuf)>, (String, String)> {
+    let (Some(server), Some(client)) = (&options.server_output, &options.client_output) else {
+        let (missing, module) = if options.server_output.is_none() {
+            ("ServerOutput", "Server")
+        } else {
+            ("ClientOutput", "Client")
+        };
+        return Err((
+            format!("`{}` does not set the `{missing}` option", file.display()),
+            format!(
+                "`blinkblox compile` writes where the schema says; add e.g. `option {missing} = \"net/{module}\"` at the top of the file, or use `blinkblox sync` with a manifest"
+            ),
+        ));
+    };
+    let named = [
+        ("ServerOutput", Some(server)),
+        ("ClientOutput", Some(client)),
+        ("TypesOutput", options.types_output.as_ref()),
+    ];
+    for (option, value) in named.iter().filter_map(|(option, value)| Some((option, (*value)?))) {
+        if names_no_file(value) {
+            return Err((
+                format!("`option {option} = \"{value}\"` in `{}` names no file", file.display()),
+                format!(
+                    "give a module's path, relative to the schema, e.g. `option {option} = \"net/{}\"` (`.luau` is added)",
+                    option.trim_end_matches("Output")
+                ),
+            ));
+        }
+    }
+    let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut destinations = vec![
+        (OutputKind::Server, output_path(&base, server)),
+        (OutputKind::Client, output_path(&base, client)),
+    ];
+    if let Some(types) = &options.types_output {
+        destinations.push((OutputKind::Types, output_path(&base, types)));
+    }
+    if options.typescript {
+        let declarations: Vec<(OutputKind, PathBuf)> = destinations
+            .iter()
+            .map(|(kind, path)| {
+                let dts = match kind {
+                    OutputKind::Server => OutputKind::ServerDts,
+                    OutputKind::Client => OutputKind::ClientDts,
+                    _ => OutputKind::TypesDts,
+                };
+                (dts, declaration_path(path))
+            })
+            .collect();
+        destinations.extend(declarations);
+    }
+    for (position, (kind, path)) in destinations.iter().enumerate() {
+        if let Some((other, _)) = destinations[..position]
+            .iter()
+            .find(|(_, earlier)| same_file(earlier, path))
+        {
+            return Err((
+                format!(
+                    "the {} and the {} module would both be written to `{}`",
+                    module_name(*other),
+                    module_name(*kind),
+                    path.display()
+                ),
+                format!(
+                    "give `ServerOutput`, `ClientOutput` and `TypesOutput` different paths in `{}`",
+                    file.display()
+                ),
+            ));
+        }
+    }
+    Ok(destinations)
 }
 
 /// Whether an output option's value names no file: empty, or ending in a folder
