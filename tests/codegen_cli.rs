@@ -97,6 +97,30 @@ fn data_too_deep_for_luau_is_reported_on_its_event_and_nothing_is_written() {
     );
     assert!(!dir.path().join("out").exists());
 
+    // Small but deep: 31 maps nested (63 types) need more than Luau's 255 registers. The
+    // error names the declaration inside its scope, and a stream by its own name.
+    let maps = (0..31).fold("string".to_string(), |inner, _| format!("map {{ [string]: {inner} }}"));
+    let (_dir, failed) = compile_failing(
+        "maps.blink",
+        &format!(
+            "option ServerOutput = \"out/Server\"\noption ClientOutput = \"out/Client\"\nevent Small {{ From: Client, Type: Reliable, Call: ManySync, Data: u8 }}\nscope B {{\n  event Big {{ From: Client, Type: Reliable, Call: ManySync, Data: {maps} }}\n}}\n"
+        ),
+    );
+    failed.stderr(
+        predicate::str::contains("Luau rejects the code for `B.Big`")
+            .and(predicate::str::contains("maps.blink:5:9"))
+            .and(predicate::str::contains("exceeded limit 255")),
+    );
+    let (_dir, failed) = compile_failing(
+        "stream.blink",
+        &format!(
+            "option ServerOutput = \"out/Server\"\noption ClientOutput = \"out/Client\"\nevent Small {{ From: Server, Type: Reliable, Call: ManySync, Data: u8 }}\nstream Flow {{ From: Server, Type: Reliable, Data: {maps} }}\n"
+        ),
+    );
+    failed.stderr(
+        predicate::str::contains("Luau rejects the code for `Flow`").and(predicate::str::contains("stream.blink:4:8")),
+    );
+
     // An exported type has a reader and writer of its own, checked the same way.
     let exported = source.replace("struct D47", "export struct D47").replace(
         "event Deep { From: Client, Type: Reliable, Call: SingleSync, Data: D47 }\n",
@@ -153,18 +177,30 @@ fn outputs_that_name_no_file_or_collide_are_refused() {
         ),
         ("net/s.luau", "net/s", "would both be written to `"),
         ("S", "sub/../S", "would both be written to `"),
-        ("Net/Server", "net/server", "would both be written to `"),
+        ("Net/Server", "net/server", "one file on Windows and macOS"),
+        ("S", "../SCHEMA_DIR/S", "would both be written to `"),
         ("", "c", "`option ServerOutput = \"\"` in `"),
         ("net/", "c", "names no file"),
         ("s", "/", "`option ClientOutput = \"/\"`"),
         ("s", "x/..", "names no file"),
     ] {
-        let (dir, failed) = compile_failing(
-            "o.blink",
-            &format!(
+        let dir = tempfile::tempdir().expect("tempdir");
+        let folder = dir.path().file_name().expect("name").to_string_lossy().into_owned();
+        let client = client.replace("SCHEMA_DIR", &folder);
+        std::fs::write(
+            dir.path().join("o.blink"),
+            format!(
                 "option ServerOutput = \"{server}\"\noption ClientOutput = \"{client}\"\nevent E {{ From: Client, Type: Reliable, Call: SingleSync, Data: u8 }}\n"
             ),
-        );
+        )
+        .expect("write");
+        // Run from the schema's folder, so the paths stay relative as a user writes them.
+        let failed = blinkblox()
+            .current_dir(dir.path())
+            .arg("compile")
+            .arg("o.blink")
+            .assert()
+            .code(1);
         failed.stderr(predicate::str::contains(expected).and(predicate::str::contains("help: ")));
         let written: Vec<_> = std::fs::read_dir(dir.path())
             .expect("read dir")

@@ -183,16 +183,22 @@ fn destinations(file: &Path, options: &Options) -> Result<Vec<(OutputKind, PathB
         destinations.extend(declarations);
     }
     for (position, (kind, path)) in destinations.iter().enumerate() {
-        if let Some((other, _)) = destinations[..position]
+        if let Some((other, other_path)) = destinations[..position]
             .iter()
-            .find(|(_, earlier)| same_file(earlier, path))
+            .find(|(_, earlier)| file_key(earlier, true) == file_key(path, true))
         {
+            let case_only = file_key(other_path, false) != file_key(path, false);
             return Err((
                 format!(
-                    "the {} and the {} module would both be written to `{}`",
+                    "the {} and the {} module would both be written to `{}`{}",
                     module_name(*other),
                     module_name(*kind),
-                    path.display()
+                    path.display(),
+                    if case_only {
+                        format!(" and `{}`, one file on Windows and macOS", other_path.display())
+                    } else {
+                        String::new()
+                    }
                 ),
                 format!(
                     "give `ServerOutput`, `ClientOutput` and `TypesOutput` different paths in `{}`",
@@ -217,11 +223,13 @@ fn names_no_file(value: &str) -> bool {
         )
 }
 
-/// Whether two output paths name one file: compared with `..` folded in and letters
-/// folded to one case, since Windows' and macOS's file systems ignore case by default.
-fn same_file(a: &Path, b: &Path) -> bool {
-    let key = |path: &Path| crate::project::paths::slash(&crate::project::paths::normalize(path)).to_lowercase();
-    key(a) == key(b)
+/// An output path made absolute with `..` folded in, and with letters folded to one case
+/// when `fold_case`: paths that differ only in case are one file on Windows and macOS,
+/// where the same schema is often compiled, so they count as a collision too.
+fn file_key(path: &Path, fold_case: bool) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let key = crate::project::paths::slash(&crate::project::paths::normalize(&cwd.join(path)));
+    if fold_case { key.to_lowercase() } else { key }
 }
 
 fn module_name(kind: OutputKind) -> &'static str {

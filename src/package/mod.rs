@@ -296,7 +296,7 @@ fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError>
         .with_help("move it away, or pass `--output <empty folder>`"));
     }
     if folder.exists() {
-        let foreign: Vec<String> = files_in(folder)
+        let foreign: Vec<String> = files_in(folder)?
             .into_iter()
             .filter(|rel| !files.contains_key(rel) && !is_package_file_name(rel))
             .collect();
@@ -342,26 +342,41 @@ fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError>
     result
 }
 
-/// Whether `rel` is named as a package folder's own files are: `wally.toml`,
-/// `default.project.json`, `src/init.luau`, or a schema's `Server`/`Client`/`Types` module
-/// under `src/`.
+/// Whether `rel` is named as a package folder's own files are (`wally.toml`,
+/// `default.project.json`, `src/init.luau`, a schema's `Server`/`Client`/`Types` module
+/// under `src/`), or is a file the operating system leaves in folders it shows.
 fn is_package_file_name(rel: &str) -> bool {
     if matches!(rel, "wally.toml" | "default.project.json" | "src/init.luau") {
         return true;
     }
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    if matches!(name, ".DS_Store" | "Thumbs.db" | "desktop.ini") {
+        return true;
+    }
     rel.strip_prefix("src/")
-        .and_then(|inside| inside.rsplit_once('/'))
-        .is_some_and(|(_, name)| matches!(name, "Server.luau" | "Client.luau" | "Types.luau"))
+        .is_some_and(|inside| inside.contains('/') && matches!(name, "Server.luau" | "Client.luau" | "Types.luau"))
 }
 
-/// Every file below `folder`, `/`-separated and relative to it.
-fn files_in(folder: &Path) -> Vec<String> {
-    walkdir::WalkDir::new(folder)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_file())
-        .filter_map(|entry| paths::relative_to(entry.path(), folder).map(|rel| paths::slash(&rel)))
-        .collect()
+/// Every file below `folder`, `/`-separated and relative to it. A part that cannot be read
+/// is an error: what it holds cannot be told to be the package's.
+fn files_in(folder: &Path) -> Result<Vec<String>, ProjectError> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(folder) {
+        let entry = entry.map_err(|err| {
+            let path = err.path().unwrap_or(folder).to_path_buf();
+            ProjectError::new(format!(
+                "could not read `{}` to replace the package folder: {err}",
+                path.display()
+            ))
+            .with_help("check its permissions, or move the package folder away")
+        })?;
+        if entry.file_type().is_file()
+            && let Some(rel) = paths::relative_to(entry.path(), folder)
+        {
+            files.push(paths::slash(&rel));
+        }
+    }
+    Ok(files)
 }
 
 #[cfg(test)]

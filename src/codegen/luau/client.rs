@@ -72,6 +72,8 @@ fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<Stri
     let member = mg.members.fire;
     let mut b = CodeBuilder::new();
     b.open(format!("{member} = function({})", typed.join(", ")));
+    // The declaration's name marks its code (`compiles::declaration_at`).
+    b.line(format!("-- {}", describe(&event.scope, &event.name)));
     mg.emit_checks(
         &mut b,
         &format!("{}.{member}", describe(&event.scope, &event.name)),
@@ -103,6 +105,8 @@ fn emit_invoker(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl
     let params = payload_params(&function.data);
     let returns = payload_types(schema, &function.returns);
     let name = describe(&function.scope, &function.name);
+    // The declaration's name marks its code (`compiles::declaration_at`).
+    b.line(format!("-- {name}"));
     b.open(format!(
         "Invokers[{slot}] = function({}): ({})",
         typed_params(schema, &params).join(", "),

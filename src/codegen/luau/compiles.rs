@@ -7,10 +7,11 @@
 //! would hand the game a script that fails when it loads; `compile` and `sync` report the
 //! declaration instead and write nothing.
 
+use crate::codegen::luau::resolve;
 use crate::codegen::{GeneratedFile, OutputKind};
 use crate::diagnostics::Diagnostic;
 use crate::schema::codes;
-use crate::schema::model::{Payload, Schema};
+use crate::schema::model::{Payload, Schema, Type, TypeKind};
 use crate::schema::source::{FileId, Span};
 
 /// Where in a module a failure lies.
@@ -34,41 +35,66 @@ pub struct CompileFailure {
     pub declaration: Option<Marker>,
 }
 
-/// Payloads up to this many inlined type nodes need fewer locals than Luau allows: every
-/// field and tuple value keeps at most one local past its own code (`CodeBuilder::
-/// scope_since`), so a payload of N types needs about N plus a function's own twenty. Only
-/// schemas with a larger one pay for the check: Luau compiles about 16 KB a millisecond,
-/// and a 128-declaration schema's modules would take four times as long as generating them.
+/// Payloads up to this many inlined type nodes, with loops nested no deeper than
+/// `UNCHECKED_LOOPS`, fit Luau's limits whatever their shape: every field and tuple value
+/// keeps at most one local past its own code (`CodeBuilder::scope_since`), so such a
+/// payload needs about a local a type, and each loop a few registers more. Only schemas
+/// with a larger one pay for the check: Luau compiles about 16 KB a millisecond, and a
+/// 128-declaration schema's modules would take four times as long as generating them.
 const UNCHECKED_NODES: u32 = 64;
+/// Arrays and maps nested in one payload past which it is checked: each level holds its
+/// loop's registers while the next is read (31 nested maps need more than 255).
+const UNCHECKED_LOOPS: u32 = 8;
 
 /// The diagnostic for the first generated module Luau would reject, when the schema has a
-/// payload large enough for that to be possible (`UNCHECKED_NODES`).
+/// payload large or deep enough for that to be possible.
 pub fn check(schema: &Schema, files: &[GeneratedFile]) -> Option<Diagnostic> {
-    if largest_payload(schema) <= UNCHECKED_NODES {
+    if !has_large_payload(schema) {
         return None;
     }
     first_failure(files).map(|failure| diagnostic(&failure, schema))
 }
 
-/// The most type nodes any declaration's `Data` or `Return` inlines.
-fn largest_payload(schema: &Schema) -> u32 {
-    let nodes = |payload: &Payload| match payload {
-        Payload::None => 0,
-        Payload::Single(ty) => ty.layout.inlined_nodes,
-        Payload::Tuple(types) => types
+/// Whether any declaration's `Data` or `Return`, or an exported type (its reader and
+/// writer are functions of their own), is past `UNCHECKED_NODES` or `UNCHECKED_LOOPS`.
+fn has_large_payload(schema: &Schema) -> bool {
+    let large = |types: &[&Type]| {
+        let nodes = types
             .iter()
-            .fold(0u32, |sum, ty| sum.saturating_add(ty.layout.inlined_nodes)),
+            .fold(0u32, |sum, ty| sum.saturating_add(ty.layout.inlined_nodes));
+        nodes > UNCHECKED_NODES || types.iter().any(|ty| loop_depth(schema, ty) > UNCHECKED_LOOPS)
     };
-    let events = schema.events.iter().map(|e| nodes(&e.data));
-    let functions = schema.functions.iter().map(|f| nodes(&f.data).max(nodes(&f.returns)));
-    let streams = schema.streams.iter().map(|s| s.data.layout.inlined_nodes);
-    // An exported type's reader and writer are functions of their own too.
-    let exports = schema
-        .types
-        .iter()
-        .filter(|t| t.exported)
-        .map(|t| t.ty.layout.inlined_nodes);
-    events.chain(functions).chain(streams).chain(exports).max().unwrap_or(0)
+    let payload = |payload: &Payload| match payload {
+        Payload::None => false,
+        Payload::Single(ty) => large(&[ty]),
+        Payload::Tuple(types) => large(&types.iter().collect::<Vec<_>>()),
+    };
+    schema.events.iter().any(|e| payload(&e.data))
+        || schema.functions.iter().any(|f| payload(&f.data) || payload(&f.returns))
+        || schema.streams.iter().any(|s| large(&[&s.data]))
+        || schema.types.iter().any(|t| t.exported && large(&[&t.ty]))
+}
+
+/// Arrays and maps nested in `ty`. Only called on payloads of at most `UNCHECKED_NODES`
+/// types once the node count is known, or stopped early past the bound.
+fn loop_depth(schema: &Schema, ty: &Type) -> u32 {
+    if ty.layout.inlined_nodes > UNCHECKED_NODES {
+        return 0;
+    }
+    let deepest = |types: &mut dyn Iterator<Item = &Type>| types.map(|ty| loop_depth(schema, ty)).max().unwrap_or(0);
+    match &resolve(schema, ty).kind {
+        TypeKind::Array { element, .. } => 1 + loop_depth(schema, element),
+        TypeKind::Map { key, value, .. } => 1 + deepest(&mut [key.as_ref(), value.as_ref()].into_iter()),
+        TypeKind::Optional(inner) => loop_depth(schema, inner),
+        TypeKind::Struct(body) => deepest(&mut body.fields.iter().map(|field| &field.ty)),
+        TypeKind::TaggedEnum(tagged) => deepest(
+            &mut tagged
+                .variants
+                .iter()
+                .flat_map(|variant| variant.body.fields.iter().map(|field| &field.ty)),
+        ),
+        _ => 0,
+    }
 }
 
 /// The first Luau module among `files` that Luau's compiler rejects.
@@ -186,7 +212,7 @@ pub fn diagnostic(failure: &CompileFailure, schema: &Schema) -> Diagnostic {
         "its data is too deep to write out in one function",
     )
     .with_note(
-        "the generated code reads and writes nested structs in place, and each level keeps its own locals: nest the structs less deeply, or split the data into several events",
+        "the generated code reads and writes nested data in place, and each level of structs, arrays and maps keeps its own locals: nest the data less deeply, or split it into several declarations",
     )
 }
 

@@ -106,6 +106,8 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
         super::module::channel_name(event.reliability),
         event.index
     );
+    // The declaration's name marks its code (`compiles::declaration_at`).
+    body.line(format!("-- {name}"));
     body.open(format!("{writer} = function({})", typed.join(", ")));
     body.line("BeginScratch()");
     mg.emit_record(body, event.reliability, event.index, &[], &params);

@@ -55,6 +55,8 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
         name: "Value".into(),
         ty: &stream.data,
     }];
+    // The declaration's name marks its code (`compiles::declaration_at`).
+    body.line(format!("-- {} (stream)", describe(&stream.scope, &stream.name)));
     body.open(format!("StreamWriters.{key} = function(Value: {value_type})"));
     body.line("BeginScratch()");
     // Unreliable: a flush-number byte after the index, filled in at each flush.
