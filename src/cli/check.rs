@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
+use crate::codegen::{self, luau::compiles};
 use crate::diagnostics::{json, render};
 use crate::schema;
 
@@ -89,9 +90,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // A file imported by several schemas is checked with each; report its problems once.
     let mut reported: HashSet<(String, u32, &'static str, String)> = HashSet::new();
     for (index, file) in files.iter().enumerate() {
-        let (sources, diagnostics) = match manifest.as_ref().and_then(|m| Some((m, m.schemas.get(index)?))) {
+        let (sources, mut diagnostics, checked) = match manifest.as_ref().and_then(|m| Some((m, m.schemas.get(index)?)))
+        {
             Some((manifest, (path, out_rel))) => match manifest.check(path, out_rel) {
-                Ok(checked) => (checked.sources, checked.diagnostics),
+                Ok(checked) => (checked.sources, checked.diagnostics, checked.schema),
                 // A bad option default: the same for every schema, so said once.
                 Err(err) => {
                     eprintln!("error: {err}");
@@ -100,9 +102,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
             },
             None => {
                 let output = schema::check_file(file);
-                (output.sources, output.diagnostics)
+                (output.sources, output.diagnostics, output.schema)
             }
         };
+        // What `compile` and `sync` would still refuse: modules Luau cannot compile (E4018).
+        if let Some(checked) = checked.filter(|_| !diagnostics.iter().any(|d| d.is_error())) {
+            let modules = codegen::generate(&checked, codegen::Targets::default());
+            diagnostics.extend(compiles::check(&checked, &modules));
+        }
         for diagnostic in &diagnostics {
             let source = sources.files().get(diagnostic.primary.span.file.0 as usize);
             let key = (
