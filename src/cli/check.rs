@@ -106,7 +106,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         };
         // What `compile` and `sync` would still refuse: modules Luau cannot compile (E4018).
-        if let Some(checked) = checked.filter(|_| !diagnostics.iter().any(|d| d.is_error())) {
+        // Generated only for the schemas whose modules Luau could reject.
+        if let Some(checked) = checked.filter(|s| !diagnostics.iter().any(|d| d.is_error()) && compiles::needs_check(s))
+        {
             let modules = codegen::generate(&checked, codegen::Targets::default());
             diagnostics.extend(compiles::check(&checked, &modules));
         }

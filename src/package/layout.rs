@@ -32,7 +32,7 @@ pub struct SchemaModules {
 pub type PackageFiles = BTreeMap<String, Vec<u8>>;
 
 /// The module names a schema folder may hold, in the order the header lists them.
-const SIDES: [&str; 3] = ["Server", "Client", "Types"];
+pub(crate) const SIDES: [&str; 3] = ["Server", "Client", "Types"];
 
 /// Lays out `src/`: every schema's `.luau` modules and the root `init.luau`.
 pub fn source_files(spec: &PackageSpec, schemas: &[SchemaModules]) -> Result<PackageFiles, String> {

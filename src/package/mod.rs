@@ -346,15 +346,17 @@ fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError>
 /// `default.project.json`, `src/init.luau`, a schema's `Server`/`Client`/`Types` module
 /// under `src/`), or is a file the operating system leaves in folders it shows.
 fn is_package_file_name(rel: &str) -> bool {
-    if matches!(rel, "wally.toml" | "default.project.json" | "src/init.luau") {
+    if archive::REQUIRED_FILES.contains(&rel) {
         return true;
     }
     let name = rel.rsplit('/').next().unwrap_or(rel);
     if matches!(name, ".DS_Store" | "Thumbs.db" | "desktop.ini") {
         return true;
     }
-    rel.strip_prefix("src/")
-        .is_some_and(|inside| inside.contains('/') && matches!(name, "Server.luau" | "Client.luau" | "Types.luau"))
+    let module = name
+        .strip_suffix(".luau")
+        .is_some_and(|side| layout::SIDES.contains(&side));
+    module && rel.strip_prefix("src/").is_some_and(|inside| inside.contains('/'))
 }
 
 /// Every file below `folder`, `/`-separated and relative to it. A part that cannot be read

@@ -112,14 +112,7 @@ impl Project {
                 project.resolve_instance(instance)?
             }
         };
-        // A file inside the folder is the probe: the folder may itself be `Packages`.
-        if let Some(folder) = paths::package_folder_in(&output_dir.join("Server.luau"), &root) {
-            return Err(ProjectError::new(format!(
-                "refusing to write into the output folder `{}`: it is inside `{folder}/`, which `wally install` deletes",
-                paths::display_relative(&output_dir, &root)
-            ))
-            .with_help("point `[output]` in blinkblox.toml at a folder of your own, e.g. `src/shared/Net`"));
-        }
+        writer::ensure_folder_not_in_packages(&output_dir, &root)?;
         let mut warnings = Vec::new();
         if let Some(project) = &rojo
             && project.instance_path_of(&output_dir)?.is_none()
@@ -357,9 +350,10 @@ fn compile_all(project: &Project, inputs: &mut BTreeSet<PathBuf>) -> Result<Vec<
 
 fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, ProjectError> {
     let manifest_name = project.rel(&project.manifest.path);
-    let output = compile::check_schema(&entry.path, &manifest_name, &project.manifest.options, &entry.out_rel)?;
-    let has_errors = output.diagnostics.iter().any(Diagnostic::is_error);
-    let mut diagnostics = output.diagnostics.clone();
+    let mut output = compile::check_schema(&entry.path, &manifest_name, &project.manifest.options, &entry.out_rel)?;
+    // `build` reads the sources and imports, not the diagnostics.
+    let mut diagnostics = std::mem::take(&mut output.diagnostics);
+    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     let built = match &output.schema {
         Some(schema) if !has_errors => match build(project, entry, schema, &output) {
             Ok(built) => Some(built),

@@ -319,6 +319,24 @@ pub enum Payload {
     Tuple(Vec<Type>),
 }
 
+impl Payload {
+    /// The payload's values' types, in order.
+    pub fn types(&self) -> &[Type] {
+        match self {
+            Payload::None => &[],
+            Payload::Single(ty) => std::slice::from_ref(ty),
+            Payload::Tuple(types) => types,
+        }
+    }
+
+    /// Type nodes of all its values with named types expanded (`Layout::inlined_nodes`).
+    pub fn inlined_nodes(&self) -> u32 {
+        self.types()
+            .iter()
+            .fold(0, |sum, ty| sum.saturating_add(ty.layout.inlined_nodes))
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
     Server,

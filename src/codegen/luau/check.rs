@@ -73,14 +73,8 @@ impl Writer<'_> {
                 let v = self.bind(value);
                 self.fail_unless(&format!("type({v}) == \"table\""), path, "a table", &v);
                 for field in &body.fields {
-                    // Each field's locals end with it (`CodeBuilder::scope_since`).
-                    let mark = self.b.mark();
-                    self.check(
-                        &field.ty,
-                        &format!("{v}{}", index(&field.name)),
-                        &path.field(&field.name),
-                    );
-                    self.b.scope_since(mark, "", "");
+                    let access = format!("{v}{}", index(&field.name));
+                    self.scoped(|w| w.check(&field.ty, &access, &path.field(&field.name)));
                 }
             }
             TypeKind::Enum(unit) => {
@@ -103,13 +97,8 @@ impl Writer<'_> {
                         self.b.middle(condition);
                     }
                     for field in &variant.body.fields {
-                        let mark = self.b.mark();
-                        self.check(
-                            &field.ty,
-                            &format!("{v}{}", index(&field.name)),
-                            &path.field(&field.name),
-                        );
-                        self.b.scope_since(mark, "", "");
+                        let access = format!("{v}{}", index(&field.name));
+                        self.scoped(|w| w.check(&field.ty, &access, &path.field(&field.name)));
                     }
                 }
                 let names: Vec<&str> = tagged.variants.iter().map(|v| v.name.as_str()).collect();

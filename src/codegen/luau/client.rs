@@ -5,7 +5,7 @@ use crate::schema::model::{EventDecl, FunctionDecl, Reliability, Schema, Side, Y
 
 use super::builder::CodeBuilder;
 use super::module::{
-    CLIENT, EXPORTED, ModuleGen, SEND_CLIENT, STREAMS_RECEIVE, describe, payload_params, typed_params,
+    CLIENT, EXPORTED, ModuleGen, SEND_CLIENT, STREAMS_RECEIVE, describe, marker, payload_params, typed_params,
 };
 use super::naming::string_literal;
 use super::server::{emit_scope_guard, remote_names};
@@ -72,8 +72,7 @@ fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<Stri
     let member = mg.members.fire;
     let mut b = CodeBuilder::new();
     b.open(format!("{member} = function({})", typed.join(", ")));
-    // The declaration's name marks its code (`compiles::declaration_at`).
-    b.line(format!("-- {}", describe(&event.scope, &event.name)));
+    b.line(marker(&event.scope, &event.name, None));
     mg.emit_checks(
         &mut b,
         &format!("{}.{member}", describe(&event.scope, &event.name)),
@@ -105,8 +104,7 @@ fn emit_invoker(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl
     let params = payload_params(&function.data);
     let returns = payload_types(schema, &function.returns);
     let name = describe(&function.scope, &function.name);
-    // The declaration's name marks its code (`compiles::declaration_at`).
-    b.line(format!("-- {name}"));
+    b.line(marker(&function.scope, &function.name, None));
     b.open(format!(
         "Invokers[{slot}] = function({}): ({})",
         typed_params(schema, &params).join(", "),

@@ -1,17 +1,18 @@
 //! The last check on generated modules: Luau's own compiler must accept them.
 //!
 //! The checker bounds what a declaration may carry (`MAX_TUPLE_VALUES`,
-//! `MAX_INLINED_NODES`) and the generators scope the fields of wide structs, but structs
-//! nested a few dozen levels deep still need more than the 200 locals Luau gives one
-//! function, since each level holds its own while the next is read. Writing such a module
-//! would hand the game a script that fails when it loads; `compile` and `sync` report the
-//! declaration instead and write nothing.
+//! `MAX_INLINED_NODES`) and the generators end each field's locals with it, but data
+//! nested a few dozen levels deep still needs more than the 200 locals (or 255 registers)
+//! Luau gives one function, since each level holds its own while the next is read.
+//! Writing such a module would hand the game a script that fails when it loads; `check`,
+//! `compile` and `sync` report the declaration instead, and write nothing.
 
+use crate::codegen::luau::module::{MARKER_ROLES, describe};
 use crate::codegen::luau::resolve;
 use crate::codegen::{GeneratedFile, OutputKind};
 use crate::diagnostics::Diagnostic;
 use crate::schema::codes;
-use crate::schema::model::{Payload, Schema, Type, TypeKind};
+use crate::schema::model::{Schema, Type, TypeKind};
 use crate::schema::source::{FileId, Span};
 
 /// Where in a module a failure lies.
@@ -49,30 +50,32 @@ const UNCHECKED_LOOPS: u32 = 8;
 /// The diagnostic for the first generated module Luau would reject, when the schema has a
 /// payload large or deep enough for that to be possible.
 pub fn check(schema: &Schema, files: &[GeneratedFile]) -> Option<Diagnostic> {
-    if !has_large_payload(schema) {
+    if !needs_check(schema) {
         return None;
     }
     first_failure(files).map(|failure| diagnostic(&failure, schema))
 }
 
 /// Whether any declaration's `Data` or `Return`, or an exported type (its reader and
-/// writer are functions of their own), is past `UNCHECKED_NODES` or `UNCHECKED_LOOPS`.
-fn has_large_payload(schema: &Schema) -> bool {
-    let large = |types: &[&Type]| {
+/// writer are functions of their own), is past `UNCHECKED_NODES` or `UNCHECKED_LOOPS`:
+/// only then can Luau reject the modules, so only then are they worth generating to check.
+pub fn needs_check(schema: &Schema) -> bool {
+    let large = |types: &[Type]| {
         let nodes = types
             .iter()
             .fold(0u32, |sum, ty| sum.saturating_add(ty.layout.inlined_nodes));
         nodes > UNCHECKED_NODES || types.iter().any(|ty| loop_depth(schema, ty) > UNCHECKED_LOOPS)
     };
-    let payload = |payload: &Payload| match payload {
-        Payload::None => false,
-        Payload::Single(ty) => large(&[ty]),
-        Payload::Tuple(types) => large(&types.iter().collect::<Vec<_>>()),
-    };
-    schema.events.iter().any(|e| payload(&e.data))
-        || schema.functions.iter().any(|f| payload(&f.data) || payload(&f.returns))
-        || schema.streams.iter().any(|s| large(&[&s.data]))
-        || schema.types.iter().any(|t| t.exported && large(&[&t.ty]))
+    schema.events.iter().any(|e| large(e.data.types()))
+        || schema
+            .functions
+            .iter()
+            .any(|f| large(f.data.types()) || large(f.returns.types()))
+        || schema.streams.iter().any(|s| large(std::slice::from_ref(&s.data)))
+        || schema
+            .types
+            .iter()
+            .any(|t| t.exported && large(std::slice::from_ref(&t.ty)))
 }
 
 /// Arrays and maps nested in `ty`. Only called on payloads of at most `UNCHECKED_NODES`
@@ -131,30 +134,23 @@ fn split_location(text: &str) -> (usize, String) {
         .unwrap_or_else(|| (0, text.trim().to_string()))
 }
 
-/// The declaration whose code holds `line`: the nearest marker above it. Decode branches
-/// start `-- Name`, `-- Name (invocation)`, `(response)` or `(stream)`; API entries
-/// `Name = table.freeze({`; an exported type's reader and writer `Exports["Name"] = (function()`.
+/// The declaration whose code holds `line`: the nearest marker above it, the comment
+/// `module::marker` opens each declaration's code with, or an exported type's
+/// `Exports["Name"] = (function()`.
 fn declaration_at(source: &str, line: usize) -> Option<Marker> {
     let lines: Vec<&str> = source.lines().take(line).collect();
     lines.iter().rev().find_map(|text| {
         let text = text.trim();
         if let Some(comment) = text.strip_prefix("-- ") {
-            let name = comment
-                .strip_suffix(" (invocation)")
-                .or_else(|| comment.strip_suffix(" (response)"))
-                .or_else(|| comment.strip_suffix(" (stream)"))
+            let name = MARKER_ROLES
+                .iter()
+                .find_map(|role| comment.strip_suffix(&format!(" ({role})")))
                 .unwrap_or(comment);
             return is_name(name).then(|| Marker::Declaration(name.to_string()));
         }
-        if let Some(name) = text
-            .strip_prefix("Exports[\"")
+        text.strip_prefix("Exports[\"")
             .and_then(|rest| rest.strip_suffix("\"] = (function()"))
-        {
-            return Some(Marker::Export(name.to_string()));
-        }
-        text.strip_suffix(" = table.freeze({")
-            .filter(|name| is_name(name))
-            .map(|name| Marker::Declaration(name.to_string()))
+            .map(|name| Marker::Export(name.to_string()))
     })
 }
 
@@ -165,16 +161,9 @@ fn is_name(text: &str) -> bool {
 /// The failure as a diagnostic on the declaration it names (or the schema's first one).
 pub fn diagnostic(failure: &CompileFailure, schema: &Schema) -> Diagnostic {
     let declared = |wanted: &str| -> Option<Span> {
-        let full = |scope: &[String], name: &str| {
-            let mut path = scope.join(".");
-            if !path.is_empty() {
-                path.push('.');
-            }
-            path + name
-        };
-        let events = schema.events.iter().map(|e| (full(&e.scope, &e.name), e.span));
-        let functions = schema.functions.iter().map(|f| (full(&f.scope, &f.name), f.span));
-        let streams = schema.streams.iter().map(|s| (full(&s.scope, &s.name), s.span));
+        let events = schema.events.iter().map(|e| (describe(&e.scope, &e.name), e.span));
+        let functions = schema.functions.iter().map(|f| (describe(&f.scope, &f.name), f.span));
+        let streams = schema.streams.iter().map(|s| (describe(&s.scope, &s.name), s.span));
         events
             .chain(functions)
             .chain(streams)
@@ -239,7 +228,8 @@ mod tests {
 
     #[test]
     fn a_module_with_too_many_locals_fails_and_names_its_declaration() {
-        let mut source = String::from("local Api = {}\nApi.Big = table.freeze({\n\tFire = function()\n");
+        let mut source =
+            String::from("local Api = {}\nApi.Big = table.freeze({\n\tFire = function()\n\t\t-- Api.Big\n");
         for index in 0..210 {
             source.push_str(&format!("\t\tlocal L{index} = tostring({index})\n"));
         }

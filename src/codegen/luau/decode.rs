@@ -7,7 +7,7 @@ use crate::schema::model::{CallMode, EventDecl, FunctionDecl, Reliability, Side,
 
 use super::ValuePath;
 use super::builder::CodeBuilder;
-use super::module::{ModuleGen, Param, channel_name, describe, payload_params};
+use super::module::{ModuleGen, Param, channel_name, marker, payload_params};
 use super::read::{self, Reader};
 use super::types::luau_type;
 
@@ -139,7 +139,7 @@ impl<'a> ModuleGen<'a> {
         let player = if with_player { "Player" } else { "nil" };
         match item {
             Received::Event(event) => {
-                leaf.line(format!("-- {}", describe(&event.scope, &event.name)));
+                leaf.line(marker(&event.scope, &event.name, None));
                 let params = payload_params(&event.data);
                 let values = self.read_values(
                     leaf,
@@ -152,7 +152,7 @@ impl<'a> ModuleGen<'a> {
                 emit_deliver(leaf, reliability, event.call, slot, with_player, &values);
             }
             Received::Request(function) => {
-                leaf.line(format!("-- {} (invocation)", describe(&function.scope, &function.name)));
+                leaf.line(marker(&function.scope, &function.name, Some("invocation")));
                 leaf.line("local CallId = buffer.readu16(B, Cursor)");
                 leaf.line("Cursor += 2");
                 let params = payload_params(&function.data);
@@ -189,7 +189,7 @@ impl<'a> ModuleGen<'a> {
                 leaf.close("end");
             }
             Received::Stream(stream) => {
-                leaf.line(format!("-- {} (stream)", describe(&stream.scope, &stream.name)));
+                leaf.line(marker(&stream.scope, &stream.name, Some("stream")));
                 let params = [Param {
                     name: "Value".into(),
                     ty: &stream.data,
@@ -207,7 +207,7 @@ impl<'a> ModuleGen<'a> {
                 super::streams::emit_receive(leaf, stream, with_player, &values[0]);
             }
             Received::Response(function) => {
-                leaf.line(format!("-- {} (response)", describe(&function.scope, &function.name)));
+                leaf.line(marker(&function.scope, &function.name, Some("response")));
                 leaf.line("local CallId = buffer.readu16(B, Cursor)");
                 leaf.line("local Success = buffer.readu8(B, Cursor + 2)");
                 leaf.line("Cursor += 3");

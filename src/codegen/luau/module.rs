@@ -242,10 +242,12 @@ impl<'a> ModuleGen<'a> {
         }
         let mut writer = self.writer(b, string_literal(context));
         for param in params {
-            let mark = writer.b.mark();
-            writer.check(param.ty, &param.name, &ValuePath::root(&param.name));
+            let check = |w: &mut Writer<'_>| w.check(param.ty, &param.name, &ValuePath::root(&param.name));
+            // A tuple's values each end their locals, as a struct's fields do.
             if params.len() > 1 {
-                writer.b.scope_since(mark, "", "");
+                writer.scoped(check)
+            } else {
+                check(&mut writer)
             }
         }
     }
@@ -363,20 +365,18 @@ impl<'a> ModuleGen<'a> {
             at += width;
         }
         let mut writer = self.writer(b, "\"\"".into());
-        // A tuple's values each end their locals (`CodeBuilder::scope_since`), as a
-        // struct's fields do; a lone value needs no block.
-        let scoped = params.len() > 1;
         for param in rest {
-            let mark = writer.b.mark();
-            if fixed_payload.is_some() {
-                writer.write_at(param.ty, &param.name, &offset_plus(record, at));
-                at += resolve(schema, param.ty).layout.fixed_size.unwrap_or(0);
+            let write = |w: &mut Writer<'_>| match fixed_payload {
+                Some(_) => w.write_at(param.ty, &param.name, &offset_plus(record, at)),
+                None => w.write(param.ty, &param.name),
+            };
+            // A tuple's values each end their locals, as a struct's fields do.
+            if params.len() > 1 {
+                writer.scoped(write)
             } else {
-                writer.write(param.ty, &param.name);
+                write(&mut writer)
             }
-            if scoped {
-                writer.b.scope_since(mark, "", "");
-            }
+            at += resolve(schema, param.ty).layout.fixed_size.unwrap_or(0);
         }
         fixed_payload.map(|_| end)
     }
@@ -567,6 +567,18 @@ impl<'a> ModuleGen<'a> {
             m.on
         );
         (vec![real], vec![format!("{} = NoopConnect,", m.on)])
+    }
+}
+
+/// What a declaration marker may say after the name (`-- Trade (invocation)`).
+pub const MARKER_ROLES: [&str; 3] = ["invocation", "response", "stream"];
+
+/// The comment that opens a declaration's code, `-- Scope.Name` or `-- Scope.Name (role)`:
+/// `compiles::declaration_at` reads it back to name the declaration Luau rejected.
+pub fn marker(scope: &[String], name: &str, role: Option<&str>) -> String {
+    match role {
+        Some(role) => format!("-- {} ({role})", describe(scope, name)),
+        None => format!("-- {}", describe(scope, name)),
     }
 }
 

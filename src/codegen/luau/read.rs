@@ -486,10 +486,9 @@ impl Reader<'_> {
             let Some(field) = body.fields.get(slot.field) else {
                 continue;
             };
-            self.b.open("do");
+            let mark = self.b.mark();
             let value = self.read_at(&field.ty, &offset_plus(offset, slot.offset), &path.field(&field.name));
-            self.b.line(format!("{table}{} = {value}", index(&field.name)));
-            self.b.close("end");
+            self.store_scoped(mark, &format!("{table}{}", index(&field.name)), &value);
         }
         for &field_index in &body.layout.variable {
             let Some(field) = body.fields.get(field_index) else {
@@ -506,14 +505,22 @@ impl Reader<'_> {
                     self.b.close("end");
                 }
                 _ => {
-                    self.b.open("do");
+                    let mark = self.b.mark();
                     let value = self.read(&field.ty, &field_path);
-                    self.b.line(format!("{target} = {value}"));
-                    self.b.close("end");
+                    self.store_scoped(mark, &target, &value);
                 }
             }
         }
         table
+    }
+
+    /// Stores into `target` the value the code written since `mark` computed, that code in
+    /// a block of its own when it declared locals.
+    fn store_scoped(&mut self, mark: Mark, target: &str, value: &str) {
+        let store = format!("{target} = {value}");
+        if !self.b.scope_since(mark, "", &store) {
+            self.b.line(store);
+        }
     }
 
     /// Reads the packed bits and fixed fields at `offset`. Returns each field's value

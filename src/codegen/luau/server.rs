@@ -5,7 +5,8 @@ use crate::schema::model::{EventDecl, FunctionDecl, Reliability, Schema, Side};
 
 use super::builder::CodeBuilder;
 use super::module::{
-    ApiItem, EXPORTED, ModuleGen, Param, SEND_SERVER, SERVER, STREAMS_RECEIVE, describe, payload_params, typed_params,
+    ApiItem, EXPORTED, ModuleGen, Param, SEND_SERVER, SERVER, STREAMS_RECEIVE, describe, marker, payload_params,
+    typed_params,
 };
 use super::naming::string_literal;
 use super::types::payload_types;
@@ -106,8 +107,7 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
         super::module::channel_name(event.reliability),
         event.index
     );
-    // The declaration's name marks its code (`compiles::declaration_at`).
-    body.line(format!("-- {name}"));
+    body.line(marker(&event.scope, &event.name, None));
     body.open(format!("{writer} = function({})", typed.join(", ")));
     body.line("BeginScratch()");
     mg.emit_record(body, event.reliability, event.index, &[], &params);
@@ -179,6 +179,7 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
         let mut signature: Vec<String> = first.map(|f| vec![f.to_string()]).unwrap_or_default();
         signature.extend(typed.iter().cloned());
         b.open(format!("{member} = function({})", signature.join(", ")));
+        b.line(marker(&event.scope, &event.name, None));
         mg.emit_checks(&mut b, &format!("{name}.{member}"), &params);
         match route {
             Route::PlayerBatch => {
@@ -217,6 +218,7 @@ fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDe
     let returns = payload_params(&function.returns);
     let names: Vec<String> = returns.iter().map(|p| p.name.clone()).collect();
     let name = describe(&function.scope, &function.name);
+    b.line(marker(&function.scope, &function.name, Some("response")));
     b.open(format!("Responders[{slot}] = (function()"));
     let mut signature = vec!["CallId: number".to_string()];
     signature.extend(typed_params(mg.schema, &returns));

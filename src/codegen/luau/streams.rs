@@ -9,7 +9,7 @@
 use crate::schema::model::{Reliability, Side, StreamDecl};
 
 use super::builder::CodeBuilder;
-use super::module::{ModuleGen, Param, describe};
+use super::module::{ModuleGen, Param, describe, marker};
 use super::types::luau_type;
 
 /// The key of a stream in the `OutgoingStreamOf`/`IncomingStreams` tables: channel
@@ -55,8 +55,7 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
         name: "Value".into(),
         ty: &stream.data,
     }];
-    // The declaration's name marks its code (`compiles::declaration_at`).
-    body.line(format!("-- {} (stream)", describe(&stream.scope, &stream.name)));
+    body.line(marker(&stream.scope, &stream.name, Some("stream")));
     body.open(format!("StreamWriters.{key} = function(Value: {value_type})"));
     body.line("BeginScratch()");
     // Unreliable: a flush-number byte after the index, filled in at each flush.
@@ -86,6 +85,7 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
     } else {
         b.open(format!("{set} = function(Value: {value_type})"));
     }
+    b.line(marker(&stream.scope, &stream.name, Some("stream")));
     mg.emit_checks(&mut b, &format!("{name}.{set}"), &params);
     b.line(format!("StreamWriters.{key}(Value)"));
     if per_player {

@@ -76,6 +76,15 @@ impl Writer<'_> {
         name
     }
 
+    /// Runs `emit`, putting what it writes in a block of its own when it declares locals
+    /// ([`CodeBuilder::scope_since`]): each field of a struct and each value of a tuple,
+    /// so that their locals do not add up in one function.
+    pub(super) fn scoped(&mut self, emit: impl FnOnce(&mut Self)) {
+        let mark = self.b.mark();
+        emit(self);
+        self.b.scope_since(mark, "", "");
+    }
+
     /// Writes `value` at the end of the batch, allocating as it goes.
     pub fn write(&mut self, ty: &Type, value: &str) {
         let schema = self.schema;
@@ -418,10 +427,7 @@ impl Writer<'_> {
             };
             let access = format!("{value}{}", index(&field.name));
             let at = offset_plus(offset, slot.offset);
-            // Each field's locals end with it (`CodeBuilder::scope_since`).
-            let mark = self.b.mark();
-            self.write_at(&field.ty, &access, &at);
-            self.b.scope_since(mark, "", "");
+            self.scoped(|w| w.write_at(&field.ty, &access, &at));
         }
     }
 
@@ -444,18 +450,16 @@ impl Writer<'_> {
             if value_in_bits {
                 continue;
             }
-            let mark = self.b.mark();
-            match (&resolve(self.schema, &field.ty).kind, flagged) {
+            self.scoped(|w| match (&resolve(w.schema, &field.ty).kind, flagged) {
                 (TypeKind::Optional(inner), true) => {
-                    let bound = self.b.fresh("F");
-                    self.b.line(format!("local {bound} = {access}"));
-                    self.b.open(format!("if {bound} ~= nil then"));
-                    self.write(inner, &bound);
-                    self.b.close("end");
+                    let bound = w.b.fresh("F");
+                    w.b.line(format!("local {bound} = {access}"));
+                    w.b.open(format!("if {bound} ~= nil then"));
+                    w.write(inner, &bound);
+                    w.b.close("end");
                 }
-                _ => self.write(&field.ty, &access),
-            }
-            self.b.scope_since(mark, "", "");
+                _ => w.write(&field.ty, &access),
+            });
         }
     }
 

@@ -453,17 +453,10 @@ impl<'a> Checker<'a> {
             }
             DeclValue::Literal(_) => None,
         };
-        if let (Some(payload), Some(span)) = (&payload, span) {
-            let nodes = match payload {
-                Payload::None => 0,
-                Payload::Single(ty) => ty.layout.inlined_nodes,
-                Payload::Tuple(types) => types
-                    .iter()
-                    .fold(0u32, |sum, ty| sum.saturating_add(ty.layout.inlined_nodes)),
-            };
-            if !self.check_inlined_nodes(nodes, span) {
-                return (None, Some(span));
-            }
+        if let (Some(payload), Some(span)) = (&payload, span)
+            && !self.check_inlined_nodes(payload.inlined_nodes(), span)
+        {
+            return (None, Some(span));
         }
         (payload, span)
     }
