@@ -108,6 +108,36 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
         assert_eq!(row[6], "1", "{row:?}");
     }
 
+    // The bounds of Entities, both modes, beside the rows they bound; without Blink's rows
+    // there is no ratio to it.
+    let bounds = table_after(&report, "### What the work itself costs");
+    let shape: Vec<(&str, &str, &str)> = bounds
+        .iter()
+        .map(|row| (row[0].as_str(), row[1].as_str(), row[2].as_str()))
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            ("Entities", "Send", "interpreted"),
+            ("Entities", "Decode", "interpreted"),
+            ("Entities", "Send", "native"),
+            ("Entities", "Decode", "native"),
+        ],
+        "{report}"
+    );
+    for row in &bounds {
+        assert_eq!(row.len(), 10, "{row:?}");
+        let what = format!("bound {} {}", row[1], row[2]);
+        for (cell, column) in row[4..7].iter().zip(["the bound", "BlinkBlox", "the floor"]) {
+            number(cell, &format!("{what}: {column}"));
+        }
+        assert_eq!(
+            (row[7].as_str(), row[8].as_str(), row[9].as_str()),
+            ("–", "–", "–"),
+            "{row:?}"
+        );
+    }
+
     // The compiler, stage by stage, on both schemas.
     let compiler = table_after(&report, "## Performance: the compiler");
     assert_eq!(compiler.len(), 2, "{report}");
@@ -248,6 +278,37 @@ fn a_tool_that_decodes_wrongly_fails_its_row() {
     let rows = table_after(&report, "### Medians");
     let blink = rows.iter().find(|row| row[1] == "BlinkBlox").expect("BlinkBlox row");
     number(&blink[4], "BlinkBlox decode native");
+}
+
+#[test]
+fn a_bound_that_does_less_than_its_work_fails_its_row() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let bounds = bench_dir.join("harness/bounds.luau");
+    let source = std::fs::read_to_string(&bounds).expect("read");
+    let lazy = source.replace(
+        "entity.orientation + entity.animation\n\tend\n\treturn sum",
+        "entity.orientation\n\tend\n\treturn sum",
+    );
+    assert_ne!(
+        source, lazy,
+        "the send bound's read of `animation` is where the test expects it"
+    );
+    std::fs::write(&bounds, lazy).expect("write");
+    let output = bench(
+        temp.path(),
+        &["Entities", "--native", "--frames", "2", "--tools", "handwritten"],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("The bound EntitiesSend / native: ") && report.contains("the bound did less than its work"),
+        "{report}"
+    );
+    // The decode bound and the rows still ran.
+    let bounds = table_after(&report, "### What the work itself costs");
+    assert_eq!(bounds[0][4], "failed", "{report}");
+    number(&bounds[1][4], "the decode bound");
 }
 
 #[test]

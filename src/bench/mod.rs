@@ -22,6 +22,7 @@ pub mod place;
 pub mod report;
 pub mod resolve;
 pub mod run;
+pub mod run_bounds;
 pub mod run_compiler;
 pub mod run_release;
 pub mod run_rivals;

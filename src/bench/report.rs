@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::bench::run::{EVENTS_PER_FRAME, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
+use crate::bench::run_bounds::{BoundRow, Figure};
 use crate::bench::run_compiler::{CompilerComparison, CompilerRow, PROCESS_WARMUP, ProcessComparison, STAGES};
 use crate::bench::run_rivals::{RivalOutcome, RivalRow};
 use crate::bench::run_row::TURN_FRAMES;
@@ -40,6 +41,8 @@ pub struct Report<'a> {
     pub zap_comparison: &'a [ProcessComparison],
     pub scenarios: &'a [ScenarioRow],
     pub rivals: &'a [RivalRow],
+    /// The least work a tool does on a bench (`run_bounds.rs`).
+    pub bounds: &'a [BoundRow],
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`.
@@ -202,6 +205,66 @@ impl Report<'_> {
                     cells.join(" | "),
                 );
             }
+        }
+        out.push('\n');
+    }
+
+    /// The bounds beside the rows of their bench: the bound, BlinkBlox, the hand-written floor
+    /// and Blink, and each one's ratio to Blink, natively then interpreted.
+    fn bounds_table(&self, out: &mut String) {
+        out.push_str("### What the work itself costs\n\n");
+        out.push_str(
+            "The least work any tool does on a bench, timed like its rows (medians of 1000-event frames, \
+             each turn in a fresh simulation, in rotation with the rows of the bench) but with none of a \
+             tool's code: an encoder of Entity[] reads the six fields of every entity, and a decoder that \
+             hands each listener its own tables creates 100 tables of six fields an event. A tool can read \
+             under its bound only by the noise between turns (a few percent): a tool at its bound spends its \
+             time on that work and nothing else, and a bound's ratio to Blink is about as low as any tool's \
+             ratio to Blink can go on this machine without changing what the listener receives.\n\n",
+        );
+        out.push_str(
+            "| Bench | Figure | Mode | The work | Bound | BlinkBlox | Hand-written | Blink | Bound ÷ Blink | BlinkBlox ÷ Blink |\n",
+        );
+        out.push_str("|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for row in self.bounds {
+            let bound = row.bound;
+            let send = bound.figure == Figure::Send;
+            let figure = |tool: RuntimeTool| match self.row(bound.bench, tool, row.mode).map(|row| &row.outcome) {
+                Some(Ok(figures)) => Some(if send {
+                    figures.send.median_ms
+                } else {
+                    figures.decode.median_ms
+                }),
+                _ => None,
+            };
+            let cell = |value: Option<f64>| value.map_or_else(|| "–".to_string(), ms);
+            let ratio = |value: Option<f64>, blink: Option<f64>| match (value, blink) {
+                (Some(value), Some(blink)) if blink > 0.0 => format!("{:.2}", value / blink),
+                _ => "–".to_string(),
+            };
+            let measured = match &row.outcome {
+                Ok(figures) => Some(figures.time.median_ms),
+                Err(_) => None,
+            };
+            let blink = figure(RuntimeTool::Upstream);
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                bound.bench,
+                if send { "Send" } else { "Decode" },
+                row.mode.label(),
+                bound.work,
+                if row.outcome.is_err() {
+                    "failed".to_string()
+                } else {
+                    cell(measured)
+                },
+                cell(figure(RuntimeTool::Blink)),
+                cell(figure(RuntimeTool::Handwritten)),
+                cell(blink),
+                ratio(measured, blink),
+                ratio(figure(RuntimeTool::Blink), blink),
+            );
         }
         out.push('\n');
     }
@@ -428,6 +491,11 @@ impl Report<'_> {
                 failures.push(format!("{} / BlinkBlox / {}: {err}", row.scenario, row.mode.label()));
             }
         }
+        for row in self.bounds {
+            if let Err(err) = &row.outcome {
+                failures.push(format!("The bound {} / {}: {err}", row.bound.key, row.mode.label()));
+            }
+        }
         for row in self.rivals {
             if let RivalOutcome::Failed(err) = &row.outcome {
                 failures.push(format!(
@@ -515,6 +583,9 @@ impl Report<'_> {
             self.runtime_table(&mut out, |stats| stats.p99_ms);
             out.push_str("### Fire and flush separately (medians)\n\n");
             self.fire_flush_table(&mut out);
+        }
+        if !self.bounds.is_empty() {
+            self.bounds_table(&mut out);
         }
 
         if !self.scenarios.is_empty() {
@@ -627,3 +698,84 @@ validates, and the bench's listener also compares the first events decoded with 
 whose values come out wrong fails rather than being timed.
 - **A different machine gives different numbers.** The ratios between tools in one run are the useful part.
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::run::RowFigures;
+    use crate::bench::run_bounds::{BOUNDS, BoundFigures};
+
+    fn stats(median_ms: f64) -> Stats {
+        Stats {
+            median_ms,
+            p99_ms: median_ms,
+        }
+    }
+
+    fn runtime_row(tool: RuntimeTool, send: f64, decode: f64) -> RuntimeRow {
+        RuntimeRow {
+            bench: "Entities",
+            tool,
+            mode: Mode::Native,
+            outcome: Ok(RowFigures {
+                send: stats(send),
+                fire: stats(send),
+                flush: stats(0.0),
+                decode: stats(decode),
+                bytes_per_event: 602.0,
+                calls_per_frame: 1.0,
+                frames: 1,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_bound_is_shown_beside_its_bench_with_both_ratios_to_blink() {
+        let context = RunContext {
+            command: "blinkblox bench --run".into(),
+            date: "2026-11-30".into(),
+            cpu: "cpu".into(),
+            os: "os".into(),
+            frames: 1,
+            modes: vec![Mode::Native],
+            tools: Vec::new(),
+            not_run: Vec::new(),
+        };
+        let runtime = [
+            runtime_row(RuntimeTool::Blink, 2.0, 6.0),
+            runtime_row(RuntimeTool::Upstream, 2.5, 30.0),
+        ];
+        let bounds: Vec<BoundRow> = BOUNDS
+            .iter()
+            .map(|&bound| BoundRow {
+                bound,
+                mode: Mode::Native,
+                outcome: Ok(BoundFigures {
+                    time: stats(if bound.figure == Figure::Send { 1.5 } else { 5.4 }),
+                    frames: 1,
+                }),
+            })
+            .collect();
+        let text = Report {
+            context: &context,
+            runtime: &runtime,
+            compiler: &[],
+            comparison: &[],
+            zap_comparison: &[],
+            scenarios: &[],
+            rivals: &[],
+            bounds: &bounds,
+        }
+        .render();
+        let send = format!(
+            "| Entities | Send | native | {} | 1.50 | 2.00 | – | 2.50 | 0.60 | 0.80 |",
+            BOUNDS[0].work
+        );
+        let decode = format!(
+            "| Entities | Decode | native | {} | 5.40 | 6.00 | – | 30.00 | 0.18 | 0.20 |",
+            BOUNDS[1].work
+        );
+        assert!(text.contains(&send), "{text}");
+        assert!(text.contains(&decode), "{text}");
+    }
+}

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bench::BenchError;
 use crate::bench::library::Library;
+use crate::bench::run_bounds::BoundHarness;
 use crate::bench::run_upstream::compile_upstream;
 use crate::codegen::{OutputKind, Targets, generate};
 use crate::runtime::{Mode, Simulation, TimingClock, World};
@@ -214,6 +215,8 @@ pub struct Harness {
     zap: Result<(String, String), String>,
     /// The runtime libraries read from disk, by tool.
     libraries: Vec<(RuntimeTool, Library)>,
+    /// The bounds' Luau, run among the rows of their bench.
+    bounds: BoundHarness,
 }
 
 pub(crate) fn read(path: &Path) -> Result<String, BenchError> {
@@ -247,6 +250,7 @@ impl Harness {
             },
             zap: Err("zap's binary was not given".to_string()),
             libraries: Vec::new(),
+            bounds: BoundHarness::load(bench_dir)?,
         })
     }
 
@@ -301,6 +305,11 @@ impl Harness {
     /// BlinkBlox's generated modules.
     pub fn blink_modules(&self) -> &(String, String) {
         &self.blink
+    }
+
+    /// The bounds' Luau.
+    pub(crate) fn bounds(&self) -> &BoundHarness {
+        &self.bounds
     }
 }
 

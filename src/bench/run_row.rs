@@ -16,6 +16,7 @@ use std::time::Instant;
 use crate::bench::run::{
     EVENTS_PER_FRAME, Harness, RowFigures, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES, lua_error,
 };
+use crate::bench::run_bounds::{BoundRow, bound_row, bounds_for};
 use crate::runtime::{Mode, Simulation};
 
 /// Timed frames a turn: each in a fresh simulation, before the next row takes its turn.
@@ -31,49 +32,83 @@ pub struct RuntimePlan {
 }
 
 /// Runs every row of the plan: for each bench and mode, the tools' rows side by side in turns
-/// (see the module's documentation), reporting progress on stderr.
-pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> Vec<RuntimeRow> {
-    let mut rows = Vec::new();
+/// (see the module's documentation), with the bounds of that bench ([`crate::bench::run_bounds`])
+/// taking their turns among them; reports progress on stderr.
+pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> (Vec<RuntimeRow>, Vec<BoundRow>) {
+    let (mut rows, mut bounds) = (Vec::new(), Vec::new());
     for &bench in &plan.benches {
         for &mode in &plan.modes {
-            rows.extend(run_side_by_side(harness, bench, &plan.tools, mode, plan.frames));
+            let (bench_rows, bench_bounds) = run_side_by_side(harness, bench, &plan.tools, mode, plan.frames);
+            rows.extend(bench_rows);
+            bounds.extend(bench_bounds);
         }
     }
-    rows
+    (rows, bounds)
 }
 
-/// One bench in one mode on every tool: the rows take turns until each has timed its frames
-/// (a tool's [`RuntimeTool::max_frames`] at most). A row whose turn fails runs no more turns.
+/// What a turn adds to: a tool's row, or a bound's frames.
+enum Samples {
+    Tool(RowSamples),
+    Bound(Vec<f64>),
+}
+
+/// One bench in one mode on every tool, and the bench's bounds: the rows take turns until each
+/// has timed its frames (a tool's [`RuntimeTool::max_frames`] at most). A row whose turn fails
+/// runs no more turns.
 fn run_side_by_side(
     harness: &Harness,
     bench: &'static str,
     tools: &[RuntimeTool],
     mode: Mode,
     frames: u32,
-) -> Vec<RuntimeRow> {
+) -> (Vec<RuntimeRow>, Vec<BoundRow>) {
     let started = Instant::now();
+    let bounds = bounds_for(&[bench]);
     eprintln!(
         "{:>12} {bench} / {}: {} row(s) taking turns of {TURN_FRAMES} frames",
         "Running",
         mode.label(),
-        tools.len()
+        tools.len() + bounds.len()
     );
     let targets: Vec<u32> = tools
         .iter()
         .map(|tool| tool.max_frames().map_or(frames, |most| frames.min(most)))
+        .chain(bounds.iter().map(|_| frames))
         .collect();
-    let mut samples: Vec<Result<RowSamples, String>> = tools.iter().map(|_| Ok(RowSamples::default())).collect();
-    take_turns(&targets, &mut samples, |row, timed, samples| {
-        run_turn(harness, bench, tools[row], mode, timed, samples)
+    let mut samples: Vec<Result<Samples, String>> = tools
+        .iter()
+        .map(|_| Ok(Samples::Tool(RowSamples::default())))
+        .chain(bounds.iter().map(|_| Ok(Samples::Bound(Vec::new()))))
+        .collect();
+    take_turns(&targets, &mut samples, |row, timed, samples| match samples {
+        Samples::Tool(samples) => run_turn(harness, bench, tools[row], mode, timed, samples),
+        Samples::Bound(samples) => harness
+            .bounds()
+            .run_turn(bounds[row - tools.len()], mode, timed, samples),
     });
+    let mut samples = samples.into_iter();
     let rows: Vec<RuntimeRow> = tools
         .iter()
-        .zip(samples)
+        .zip(samples.by_ref())
         .map(|(&tool, samples)| RuntimeRow {
             bench,
             tool,
             mode,
-            outcome: samples.and_then(|samples| samples.figures()),
+            outcome: samples.and_then(|samples| match samples {
+                Samples::Tool(samples) => samples.figures(),
+                Samples::Bound(_) => Err("a tool's row timed a bound".to_string()),
+            }),
+        })
+        .collect();
+    let bound_rows: Vec<BoundRow> = bounds
+        .iter()
+        .zip(samples)
+        .map(|(&bound, samples)| {
+            let frames = samples.and_then(|samples| match samples {
+                Samples::Bound(frames) => Ok(frames),
+                Samples::Tool(_) => Err("a bound's row timed a tool".to_string()),
+            });
+            bound_row(bound, mode, frames)
         })
         .collect();
     for row in &rows {
@@ -91,13 +126,25 @@ fn run_side_by_side(
             mode.label()
         );
     }
+    for row in &bound_rows {
+        let summary = match &row.outcome {
+            Ok(figures) => format!("{:.3} ms, {} frames", figures.time.median_ms, figures.frames),
+            Err(err) => format!("failed: {err}"),
+        };
+        eprintln!(
+            "{:>12} {bench} / bound {} / {} — {summary}",
+            "Ran",
+            row.bound.key,
+            mode.label()
+        );
+    }
     eprintln!(
         "{:>12} {bench} / {} in {:.1} s",
         "Finished",
         mode.label(),
         started.elapsed().as_secs_f64()
     );
-    rows
+    (rows, bound_rows)
 }
 
 /// One turn: `row` times `timed` frames in a fresh simulation.

@@ -363,6 +363,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     }
 
     let mut runtime = Vec::new();
+    let mut bounds = Vec::new();
     if !selection.benches.is_empty() && !tools.is_empty() {
         let upstream_for_harness = tools.contains(&RuntimeTool::Upstream).then_some(upstream.as_path());
         let mut harness = Harness::load(&options.bench_dir, upstream_for_harness)?;
@@ -386,7 +387,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
             modes: options.modes.clone(),
             frames: options.frames,
         };
-        runtime = run_runtime(&harness, &plan);
+        (runtime, bounds) = run_runtime(&harness, &plan);
     }
     let mut scenarios = Vec::new();
     if !selection.scenarios.is_empty() && tools.contains(&RuntimeTool::Blink) {
@@ -456,6 +457,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         zap_comparison: &zap_comparison,
         scenarios: &scenarios,
         rivals: &rivals,
+        bounds: &bounds,
     }
     .render();
     let report_path = options
@@ -471,6 +473,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
             .filter(|row| row.blinkblox.is_err() || row.zap.is_err())
             .count()
         + scenarios.iter().filter(|row| row.outcome.is_err()).count()
+        + bounds.iter().filter(|row| row.outcome.is_err()).count()
         + rivals
             .iter()
             .filter(|row| matches!(row.outcome, RivalOutcome::Failed(_)))
