@@ -217,10 +217,11 @@ impl Report<'_> {
             "The least work any tool does on a bench, timed like its rows (medians of 1000-event frames, \
              each turn in a fresh simulation, in rotation with the rows of the bench) but with none of a \
              tool's code: an encoder of Entity[] reads the six fields of every entity, and a decoder that \
-             hands each listener its own tables creates 100 tables of six fields an event. A tool can read \
-             under its bound only by the noise between turns (a few percent): a tool at its bound spends its \
-             time on that work and nothing else, and a bound's ratio to Blink is about as low as any tool's \
-             ratio to Blink can go on this machine without changing what the listener receives.\n\n",
+             hands each listener its own tables creates 100 tables of six fields an event. A tool whose \
+             figure is near its bound spends its time on that work; the bound and the rows are separate \
+             simulations, so a tool at its bound can read a few percent either side of it. A ratio to Blink \
+             well under the bound's is out of reach on this machine for any tool whose listeners get the \
+             values the bench fires.\n\n",
         );
         out.push_str(
             "| Bench | Figure | Mode | The work | Bound | BlinkBlox | Hand-written | Blink | Bound ÷ Blink | BlinkBlox ÷ Blink |\n",
