@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::bench::run::{EVENTS_PER_FRAME, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
-use crate::bench::run_bounds::{BoundRow, Figure};
+use crate::bench::run::{EVENTS_PER_FRAME, RowFigures, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
+use crate::bench::run_bounds::{BoundRow, DECODE_WORK, SEND_WORK};
 use crate::bench::run_compiler::{CompilerComparison, CompilerRow, PROCESS_WARMUP, ProcessComparison, STAGES};
 use crate::bench::run_rivals::{RivalOutcome, RivalRow};
 use crate::bench::run_row::TURN_FRAMES;
@@ -209,63 +209,63 @@ impl Report<'_> {
         out.push('\n');
     }
 
-    /// The bounds beside the rows of their bench: the bound, BlinkBlox, the hand-written floor
-    /// and Blink, and each one's ratio to Blink, natively then interpreted.
+    /// The work alone beside the rows of its bench: its send and decode, BlinkBlox's, the
+    /// hand-written floor's and Blink's, and the ratios to Blink, in the order the modes ran.
     fn bounds_table(&self, out: &mut String) {
         out.push_str("### What the work itself costs\n\n");
         out.push_str(
-            "The least work any tool does on a bench, timed like its rows (medians of 1000-event frames, \
-             each turn in a fresh simulation, in rotation with the rows of the bench) but with none of a \
-             tool's code: an encoder of Entity[] reads the six fields of every entity, and a decoder that \
-             hands each listener its own tables creates 100 tables of six fields an event. A tool whose \
-             figure is near its bound spends its time on that work; the bound and the rows are separate \
-             simulations, so a tool at its bound can read a few percent either side of it. A ratio to Blink \
-             well under the bound's is out of reach on this machine for any tool whose listeners get the \
-             values the bench fires.\n\n",
+            "The least work any tool does on a bench, run as a row of it: the same simulations, timers and \
+             checks as the tools' rows, taking its turns among them, but no tool's code (`benchmark/harness/\
+             bounds.luau`). An encoder of Entity[] reads the six fields of every entity, and a decoder that \
+             gives each listener its own tables creates 100 tables of six fields an event from the bytes it \
+             got; the work alone does that and nothing more. A tool at its bound spends its time on that \
+             work; between turns a figure moves by a few percent, so a tool can read a little under it. A \
+             ratio to Blink well under the bound's is out of reach on this machine for any tool whose \
+             listeners get the values the bench fires.\n\n",
         );
         out.push_str(
-            "| Bench | Figure | Mode | The work | Bound | BlinkBlox | Hand-written | Blink | Bound ÷ Blink | BlinkBlox ÷ Blink |\n",
+            "| Bench | Figure | Mode | The work alone | Bound | BlinkBlox | Hand-written | Blink | Bound ÷ Blink | BlinkBlox ÷ Blink |\n",
         );
         out.push_str("|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
         for row in self.bounds {
-            let bound = row.bound;
-            let send = bound.figure == Figure::Send;
-            let figure = |tool: RuntimeTool| match self.row(bound.bench, tool, row.mode).map(|row| &row.outcome) {
-                Some(Ok(figures)) => Some(if send {
-                    figures.send.median_ms
-                } else {
-                    figures.decode.median_ms
-                }),
-                _ => None,
-            };
-            let cell = |value: Option<f64>| value.map_or_else(|| "–".to_string(), ms);
-            let ratio = |value: Option<f64>, blink: Option<f64>| match (value, blink) {
-                (Some(value), Some(blink)) if blink > 0.0 => format!("{:.2}", value / blink),
-                _ => "–".to_string(),
-            };
-            let measured = match &row.outcome {
-                Ok(figures) => Some(figures.time.median_ms),
-                Err(_) => None,
-            };
-            let blink = figure(RuntimeTool::Upstream);
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                bound.bench,
-                if send { "Send" } else { "Decode" },
-                row.mode.label(),
-                bound.work,
-                if row.outcome.is_err() {
-                    "failed".to_string()
-                } else {
-                    cell(measured)
-                },
-                cell(figure(RuntimeTool::Blink)),
-                cell(figure(RuntimeTool::Handwritten)),
-                cell(blink),
-                ratio(measured, blink),
-                ratio(figure(RuntimeTool::Blink), blink),
-            );
+            for send in [true, false] {
+                let pick = |figures: &RowFigures| {
+                    if send {
+                        figures.send.median_ms
+                    } else {
+                        figures.decode.median_ms
+                    }
+                };
+                let figure = |tool: RuntimeTool| match self.row(row.bench, tool, row.mode).map(|row| &row.outcome) {
+                    Some(Ok(figures)) => Some(pick(figures)),
+                    _ => None,
+                };
+                let cell = |value: Option<f64>| value.map_or_else(|| "–".to_string(), ms);
+                let ratio = |value: Option<f64>, blink: Option<f64>| match (value, blink) {
+                    (Some(value), Some(blink)) if blink > 0.0 => format!("{:.2}", value / blink),
+                    _ => "–".to_string(),
+                };
+                let bound = row.outcome.as_ref().ok().map(pick);
+                let blink = figure(RuntimeTool::Upstream);
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    row.bench,
+                    if send { "Send" } else { "Decode" },
+                    row.mode.label(),
+                    if send { SEND_WORK } else { DECODE_WORK },
+                    if row.outcome.is_err() {
+                        "failed".to_string()
+                    } else {
+                        cell(bound)
+                    },
+                    cell(figure(RuntimeTool::Blink)),
+                    cell(figure(RuntimeTool::Handwritten)),
+                    cell(blink),
+                    ratio(bound, blink),
+                    ratio(figure(RuntimeTool::Blink), blink),
+                );
+            }
         }
         out.push('\n');
     }
@@ -494,7 +494,7 @@ impl Report<'_> {
         }
         for row in self.bounds {
             if let Err(err) = &row.outcome {
-                failures.push(format!("The bound {} / {}: {err}", row.bound.key, row.mode.label()));
+                failures.push(format!("{} / the work alone / {}: {err}", row.bench, row.mode.label()));
             }
         }
         for row in self.rivals {
@@ -703,8 +703,6 @@ whose values come out wrong fails rather than being timed.
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::run::RowFigures;
-    use crate::bench::run_bounds::{BOUNDS, BoundFigures};
 
     fn stats(median_ms: f64) -> Stats {
         Stats {
@@ -731,7 +729,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bound_is_shown_beside_its_bench_with_both_ratios_to_blink() {
+    fn the_work_alone_is_shown_beside_its_bench_with_both_ratios_to_blink() {
         let context = RunContext {
             command: "blinkblox bench --run".into(),
             date: "2026-11-30".into(),
@@ -746,17 +744,11 @@ mod tests {
             runtime_row(RuntimeTool::Blink, 2.0, 6.0),
             runtime_row(RuntimeTool::Upstream, 2.5, 30.0),
         ];
-        let bounds: Vec<BoundRow> = BOUNDS
-            .iter()
-            .map(|&bound| BoundRow {
-                bound,
-                mode: Mode::Native,
-                outcome: Ok(BoundFigures {
-                    time: stats(if bound.figure == Figure::Send { 1.5 } else { 5.4 }),
-                    frames: 1,
-                }),
-            })
-            .collect();
+        let bounds = [BoundRow {
+            bench: "Entities",
+            mode: Mode::Native,
+            outcome: runtime_row(RuntimeTool::Handwritten, 1.5, 5.4).outcome,
+        }];
         let text = Report {
             context: &context,
             runtime: &runtime,
@@ -768,14 +760,8 @@ mod tests {
             bounds: &bounds,
         }
         .render();
-        let send = format!(
-            "| Entities | Send | native | {} | 1.50 | 2.00 | – | 2.50 | 0.60 | 0.80 |",
-            BOUNDS[0].work
-        );
-        let decode = format!(
-            "| Entities | Decode | native | {} | 5.40 | 6.00 | – | 30.00 | 0.18 | 0.20 |",
-            BOUNDS[1].work
-        );
+        let send = format!("| Entities | Send | native | {SEND_WORK} | 1.50 | 2.00 | – | 2.50 | 0.60 | 0.80 |");
+        let decode = format!("| Entities | Decode | native | {DECODE_WORK} | 5.40 | 6.00 | – | 30.00 | 0.18 | 0.20 |");
         assert!(text.contains(&send), "{text}");
         assert!(text.contains(&decode), "{text}");
     }

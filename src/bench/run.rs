@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 
 use crate::bench::BenchError;
 use crate::bench::library::Library;
-use crate::bench::run_bounds::BoundHarness;
 use crate::bench::run_upstream::compile_upstream;
 use crate::codegen::{OutputKind, Targets, generate};
 use crate::runtime::{Mode, Simulation, TimingClock, World};
@@ -190,6 +189,30 @@ pub struct RowFigures {
     pub frames: u32,
 }
 
+/// Who a runtime row runs: a tool, or the work alone (`bounds.luau`, see
+/// [`crate::bench::run_bounds`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Participant {
+    Tool(RuntimeTool),
+    WorkAlone,
+}
+
+impl Participant {
+    /// Whether its packets leave on a frame event (a runtime library) rather than when the
+    /// harness flushes.
+    pub fn flushes_on_frame(self) -> bool {
+        matches!(self, Participant::Tool(tool) if tool.is_library())
+    }
+
+    /// The name progress lines give it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Participant::Tool(tool) => tool.key(),
+            Participant::WorkAlone => "the work alone",
+        }
+    }
+}
+
 /// One (bench, tool, mode) row: its figures, or why it could not run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuntimeRow {
@@ -215,8 +238,8 @@ pub struct Harness {
     zap: Result<(String, String), String>,
     /// The runtime libraries read from disk, by tool.
     libraries: Vec<(RuntimeTool, Library)>,
-    /// The bounds' Luau, run among the rows of their bench.
-    bounds: BoundHarness,
+    /// The work alone's adapter (`bounds.luau`), run among the rows of its bench.
+    work_alone: String,
 }
 
 pub(crate) fn read(path: &Path) -> Result<String, BenchError> {
@@ -250,7 +273,7 @@ impl Harness {
             },
             zap: Err("zap's binary was not given".to_string()),
             libraries: Vec::new(),
-            bounds: BoundHarness::load(bench_dir)?,
+            work_alone: read(&harness.join("bounds.luau"))?,
         })
     }
 
@@ -306,27 +329,25 @@ impl Harness {
     pub fn blink_modules(&self) -> &(String, String) {
         &self.blink
     }
-
-    /// The bounds' Luau.
-    pub(crate) fn bounds(&self) -> &BoundHarness {
-        &self.bounds
-    }
 }
 
 /// Setting a runtime row's simulation up, and checking what it received.
 impl Harness {
-    /// A fresh simulation (one server, one client) running `tool`'s side of `bench`, and the
+    /// A fresh simulation (one server, one client) running `who`'s side of `bench`, and the
     /// client's frame function (`shared.BenchFrame`) once its set-up has finished.
     pub(crate) fn start(
         &self,
         bench: &str,
-        tool: RuntimeTool,
+        who: Participant,
         mode: Mode,
     ) -> Result<(Simulation, mlua::Function), String> {
         let event = event_of(bench);
         let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
         sim.set_timing_clock(TimingClock::ThreadCpu);
-        let modules = self.modules(tool)?;
+        let (modules, adapter) = match who {
+            Participant::Tool(tool) => (self.modules(tool)?, self.adapter(tool)),
+            Participant::WorkAlone => (None, self.work_alone.as_str()),
+        };
         {
             let server = sim.server();
             let setup = lua_error("server set-up");
@@ -335,8 +356,10 @@ impl Harness {
             if let Some((server_module, _)) = modules {
                 server.load_module("Server", server_module).map_err(&setup)?;
             }
-            mount_library(&self.libraries, tool, server)?;
-            server.load_module("Adapter", self.adapter(tool)).map_err(&setup)?;
+            if let Participant::Tool(tool) = who {
+                mount_library(&self.libraries, tool, server)?;
+            }
+            server.load_module("Adapter", adapter).map_err(&setup)?;
             server
                 .exec(&format!(
                     "local listener, tally = require('BenchServer').listener('{bench}')\n\
@@ -356,7 +379,7 @@ impl Harness {
             if let Some((_, client_module)) = modules {
                 client.load_module("Client", client_module).map_err(&setup)?;
             }
-            client.load_module("Adapter", self.adapter(tool)).map_err(&setup)?;
+            client.load_module("Adapter", adapter).map_err(&setup)?;
             // In a task thread: a library's client may wait for the server (an attribute, a
             // handshake) before its first fire, which takes simulation steps.
             client

@@ -14,9 +14,9 @@
 use std::time::Instant;
 
 use crate::bench::run::{
-    EVENTS_PER_FRAME, Harness, RowFigures, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES, lua_error,
+    EVENTS_PER_FRAME, Harness, Participant, RowFigures, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES, lua_error,
 };
-use crate::bench::run_bounds::{BoundRow, bound_row, bounds_for};
+use crate::bench::run_bounds::{BoundRow, has_bound};
 use crate::runtime::{Mode, Simulation};
 
 /// Timed frames a turn: each in a fresh simulation, before the next row takes its turn.
@@ -32,111 +32,73 @@ pub struct RuntimePlan {
 }
 
 /// Runs every row of the plan: for each bench and mode, the tools' rows side by side in turns
-/// (see the module's documentation), with the bounds of that bench ([`crate::bench::run_bounds`])
-/// taking their turns among them; reports progress on stderr.
+/// (see the module's documentation), with the work alone ([`crate::bench::run_bounds`]) taking
+/// its turns among them where the bench has it; reports progress on stderr.
 pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> (Vec<RuntimeRow>, Vec<BoundRow>) {
     let (mut rows, mut bounds) = (Vec::new(), Vec::new());
     for &bench in &plan.benches {
         for &mode in &plan.modes {
-            let (bench_rows, bench_bounds) = run_side_by_side(harness, bench, &plan.tools, mode, plan.frames);
+            let (bench_rows, bound) = run_side_by_side(harness, bench, &plan.tools, mode, plan.frames);
             rows.extend(bench_rows);
-            bounds.extend(bench_bounds);
+            bounds.extend(bound);
         }
     }
     (rows, bounds)
 }
 
-/// What a turn adds to: a tool's row, or a bound's frames.
-enum Samples {
-    Tool(RowSamples),
-    Bound(Vec<f64>),
-}
-
-/// One bench in one mode on every tool, and the bench's bounds: the rows take turns until each
-/// has timed its frames (a tool's [`RuntimeTool::max_frames`] at most). A row whose turn fails
-/// runs no more turns.
+/// One bench in one mode on every tool, and the work alone where the bench has it: the rows
+/// take turns until each has timed its frames (a tool's [`RuntimeTool::max_frames`] at most).
+/// A row whose turn fails runs no more turns.
 fn run_side_by_side(
     harness: &Harness,
     bench: &'static str,
     tools: &[RuntimeTool],
     mode: Mode,
     frames: u32,
-) -> (Vec<RuntimeRow>, Vec<BoundRow>) {
+) -> (Vec<RuntimeRow>, Option<BoundRow>) {
     let started = Instant::now();
-    let bounds = bounds_for(&[bench]);
+    let mut participants: Vec<Participant> = tools.iter().map(|&tool| Participant::Tool(tool)).collect();
+    if has_bound(bench) {
+        participants.push(Participant::WorkAlone);
+    }
     eprintln!(
         "{:>12} {bench} / {}: {} row(s) taking turns of {TURN_FRAMES} frames",
         "Running",
         mode.label(),
-        tools.len() + bounds.len()
+        participants.len()
     );
-    let targets: Vec<u32> = tools
+    let targets: Vec<u32> = participants
         .iter()
-        .map(|tool| tool.max_frames().map_or(frames, |most| frames.min(most)))
-        .chain(bounds.iter().map(|_| frames))
+        .map(|who| match who {
+            Participant::Tool(tool) => tool.max_frames().map_or(frames, |most| frames.min(most)),
+            Participant::WorkAlone => frames,
+        })
         .collect();
-    let mut samples: Vec<Result<Samples, String>> = tools
-        .iter()
-        .map(|_| Ok(Samples::Tool(RowSamples::default())))
-        .chain(bounds.iter().map(|_| Ok(Samples::Bound(Vec::new()))))
-        .collect();
-    take_turns(&targets, &mut samples, |row, timed, samples| match samples {
-        Samples::Tool(samples) => run_turn(harness, bench, tools[row], mode, timed, samples),
-        Samples::Bound(samples) => harness
-            .bounds()
-            .run_turn(bounds[row - tools.len()], mode, timed, samples),
+    let mut samples: Vec<Result<RowSamples, String>> = participants.iter().map(|_| Ok(RowSamples::default())).collect();
+    take_turns(&targets, &mut samples, |row, timed, samples| {
+        run_turn(harness, bench, participants[row], mode, timed, samples)
     });
-    let mut samples = samples.into_iter();
-    let rows: Vec<RuntimeRow> = tools
-        .iter()
-        .zip(samples.by_ref())
-        .map(|(&tool, samples)| RuntimeRow {
-            bench,
-            tool,
-            mode,
-            outcome: samples.and_then(|samples| match samples {
-                Samples::Tool(samples) => samples.figures(),
-                Samples::Bound(_) => Err("a tool's row timed a bound".to_string()),
-            }),
-        })
-        .collect();
-    let bound_rows: Vec<BoundRow> = bounds
-        .iter()
-        .zip(samples)
-        .map(|(&bound, samples)| {
-            let frames = samples.and_then(|samples| match samples {
-                Samples::Bound(frames) => Ok(frames),
-                Samples::Tool(_) => Err("a bound's row timed a tool".to_string()),
-            });
-            bound_row(bound, mode, frames)
-        })
-        .collect();
-    for row in &rows {
-        let summary = match &row.outcome {
+    let mut rows = Vec::new();
+    let mut bound = None;
+    for (&who, samples) in participants.iter().zip(samples) {
+        let outcome = samples.and_then(|samples| samples.figures());
+        let summary = match &outcome {
             Ok(figures) => format!(
                 "send {:.3} ms, decode {:.3} ms, {:.1} bytes, {} frames",
                 figures.send.median_ms, figures.decode.median_ms, figures.bytes_per_event, figures.frames
             ),
             Err(err) => format!("failed: {err}"),
         };
-        eprintln!(
-            "{:>12} {bench} / {} / {} — {summary}",
-            "Ran",
-            row.tool.key(),
-            mode.label()
-        );
-    }
-    for row in &bound_rows {
-        let summary = match &row.outcome {
-            Ok(figures) => format!("{:.3} ms, {} frames", figures.time.median_ms, figures.frames),
-            Err(err) => format!("failed: {err}"),
-        };
-        eprintln!(
-            "{:>12} {bench} / bound {} / {} — {summary}",
-            "Ran",
-            row.bound.key,
-            mode.label()
-        );
+        eprintln!("{:>12} {bench} / {} / {} — {summary}", "Ran", who.key(), mode.label());
+        match who {
+            Participant::Tool(tool) => rows.push(RuntimeRow {
+                bench,
+                tool,
+                mode,
+                outcome,
+            }),
+            Participant::WorkAlone => bound = Some(BoundRow { bench, mode, outcome }),
+        }
     }
     eprintln!(
         "{:>12} {bench} / {} in {:.1} s",
@@ -144,7 +106,7 @@ fn run_side_by_side(
         mode.label(),
         started.elapsed().as_secs_f64()
     );
-    (rows, bound_rows)
+    (rows, bound)
 }
 
 /// One turn: `row` times `timed` frames in a fresh simulation.
@@ -200,19 +162,19 @@ pub(crate) fn take_turns<S>(
 fn run_turn(
     harness: &Harness,
     bench: &str,
-    tool: RuntimeTool,
+    who: Participant,
     mode: Mode,
     timed: u32,
     samples: &mut RowSamples,
 ) -> Result<(), String> {
-    let (mut sim, frame_fn) = harness.start(bench, tool, mode)?;
+    let (mut sim, frame_fn) = harness.start(bench, who, mode)?;
     for frame in 0..WARMUP_FRAMES + timed {
-        let figures = run_frame(&mut sim, &frame_fn, tool)?;
+        let figures = run_frame(&mut sim, &frame_fn, who)?;
         if frame >= WARMUP_FRAMES {
             samples.push(&figures);
         }
     }
-    if tool.is_library() {
+    if who.flushes_on_frame() {
         // Anything a library held back for its own throttle arrives before the tally is read.
         sim.steps(2).map_err(lua_error("delivering the last frame"))?;
     }
@@ -220,19 +182,19 @@ fn run_turn(
 }
 
 /// One frame: the client fires and flushes, the server receives and decodes.
-fn run_frame(sim: &mut Simulation, frame_fn: &mlua::Function, tool: RuntimeTool) -> Result<FrameFigures, String> {
+fn run_frame(sim: &mut Simulation, frame_fn: &mlua::Function, who: Participant) -> Result<FrameFigures, String> {
     let client = sim.client(0).ok_or("the client left")?;
     let (fire, mut flush): (f64, f64) = client.call(frame_fn, ()).map_err(lua_error("firing"))?;
     let mut decode = 0.0;
     // A library flushes in the client's frame (Heartbeat or PostSimulation), so its frame takes
     // two steps: the client's frame sends, the next step delivers. Both steps' client frames
     // count as its flush, and both steps' server deliveries as its decode.
-    let steps = if tool.is_library() { 2 } else { 1 };
+    let steps = if who.flushes_on_frame() { 2 } else { 1 };
     for _ in 0..steps {
         sim.step().map_err(lua_error("delivering"))?;
         let timing = sim.last_step_timing();
         decode += timing.server.receive.as_secs_f64();
-        if tool.is_library() {
+        if who.flushes_on_frame() {
             flush += timing
                 .clients
                 .iter()
