@@ -108,23 +108,20 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
         assert_eq!(row[6], "1", "{row:?}");
     }
 
-    // The bounds of Entities, both modes, beside the rows they bound; without Blink's rows
-    // there is no ratio to it.
+    // The work alone on Booleans and Entities, both modes, beside the rows it bounds; without
+    // Blink's rows there is no ratio to it.
     let bounds = table_after(&report, "### What the work itself costs");
     let shape: Vec<(&str, &str, &str)> = bounds
         .iter()
         .map(|row| (row[0].as_str(), row[1].as_str(), row[2].as_str()))
         .collect();
-    assert_eq!(
-        shape,
-        [
-            ("Entities", "Send", "interpreted"),
-            ("Entities", "Decode", "interpreted"),
-            ("Entities", "Send", "native"),
-            ("Entities", "Decode", "native"),
-        ],
-        "{report}"
-    );
+    let mut expected = Vec::new();
+    for bench in ["Booleans", "Entities"] {
+        for mode in ["interpreted", "native"] {
+            expected.extend([(bench, "Send", mode), (bench, "Decode", mode)]);
+        }
+    }
+    assert_eq!(shape, expected, "{report}");
     for row in &bounds {
         assert_eq!(row.len(), 10, "{row:?}");
         let what = format!("bound {} {}", row[1], row[2]);

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::bench::run::{EVENTS_PER_FRAME, RowFigures, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
-use crate::bench::run_bounds::{BoundRow, DECODE_WORK, SEND_WORK};
+use crate::bench::run_bounds::{BoundRow, decode_work, send_work};
 use crate::bench::run_compiler::{CompilerComparison, CompilerRow, PROCESS_WARMUP, ProcessComparison, STAGES};
 use crate::bench::run_rivals::{RivalOutcome, RivalRow};
 use crate::bench::run_row::TURN_FRAMES;
@@ -216,9 +216,9 @@ impl Report<'_> {
         out.push_str(
             "The least work any tool does on a bench, run as a row of it: the same simulations, timers and \
              checks as the tools' rows, taking its turns among them, but no tool's code (`benchmark/harness/\
-             bounds.luau`). An encoder of Entity[] reads the six fields of every entity, and a decoder that \
-             gives each listener its own tables creates 100 tables of six fields an event from the bytes it \
-             got; the work alone does that and nothing more. A tool at its bound spends its time on that \
+             bounds.luau`). An encoder reads every value it sends (each field of Entity[], each boolean of \
+             a boolean[]) and sends the frame's bytes, and a decoder that gives each listener its own tables \
+             creates them from the bytes it got; the work alone does that and nothing more. A tool at its bound spends its time on that \
              work; between turns a figure moves by a few percent, so a tool can read a little under it. A \
              ratio to Blink well under the bound's is out of reach on this machine for any tool whose \
              listeners get the values the bench fires.\n\n",
@@ -253,7 +253,11 @@ impl Report<'_> {
                     row.bench,
                     if send { "Send" } else { "Decode" },
                     row.mode.label(),
-                    if send { SEND_WORK } else { DECODE_WORK },
+                    if send {
+                        send_work(row.bench)
+                    } else {
+                        decode_work(row.bench)
+                    },
                     if row.outcome.is_err() {
                         "failed".to_string()
                     } else {
@@ -760,8 +764,14 @@ mod tests {
             bounds: &bounds,
         }
         .render();
-        let send = format!("| Entities | Send | native | {SEND_WORK} | 1.50 | 2.00 | – | 2.50 | 0.60 | 0.80 |");
-        let decode = format!("| Entities | Decode | native | {DECODE_WORK} | 5.40 | 6.00 | – | 30.00 | 0.18 | 0.20 |");
+        let send = format!(
+            "| Entities | Send | native | {} | 1.50 | 2.00 | – | 2.50 | 0.60 | 0.80 |",
+            send_work("Entities")
+        );
+        let decode = format!(
+            "| Entities | Decode | native | {} | 5.40 | 6.00 | – | 30.00 | 0.18 | 0.20 |",
+            decode_work("Entities")
+        );
         assert!(text.contains(&send), "{text}");
         assert!(text.contains(&decode), "{text}");
     }
