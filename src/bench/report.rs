@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::bench::run::{EVENTS_PER_FRAME, RowFigures, RuntimeRow, RuntimeTool, Stats, WARMUP_FRAMES};
-use crate::bench::run_bounds::{BoundRow, decode_work, send_work};
+use crate::bench::run_bounds::{BoundRow, work_alone};
 use crate::bench::run_compiler::{CompilerComparison, CompilerRow, PROCESS_WARMUP, ProcessComparison, STAGES};
 use crate::bench::run_rivals::{RivalOutcome, RivalRow};
 use crate::bench::run_row::TURN_FRAMES;
@@ -229,8 +229,14 @@ impl Report<'_> {
             "| Bench | Figure | Mode | The work alone | Bound | BlinkBlox | Hand-written | Blink | Bound ÷ Blink | BlinkBlox ÷ Blink |\n",
         );
         out.push_str("|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        let cell = |value: Option<f64>| value.map_or_else(|| "–".to_string(), ms);
+        let ratio = |value: Option<f64>, blink: Option<f64>| match (value, blink) {
+            (Some(value), Some(blink)) if blink > 0.0 => format!("{:.2}", value / blink),
+            _ => "–".to_string(),
+        };
         for row in self.bounds {
-            for send in [true, false] {
+            let Some(work) = work_alone(row.bench) else { continue };
+            for (figure, what, send) in [("Send", work.send, true), ("Decode", work.decode, false)] {
                 let pick = |figures: &RowFigures| {
                     if send {
                         figures.send.median_ms
@@ -238,38 +244,28 @@ impl Report<'_> {
                         figures.decode.median_ms
                     }
                 };
-                let figure = |tool: RuntimeTool| match self.row(row.bench, tool, row.mode).map(|row| &row.outcome) {
+                let tool_figure = |tool: RuntimeTool| match self.row(row.bench, tool, row.mode).map(|row| &row.outcome)
+                {
                     Some(Ok(figures)) => Some(pick(figures)),
                     _ => None,
                 };
-                let cell = |value: Option<f64>| value.map_or_else(|| "–".to_string(), ms);
-                let ratio = |value: Option<f64>, blink: Option<f64>| match (value, blink) {
-                    (Some(value), Some(blink)) if blink > 0.0 => format!("{:.2}", value / blink),
-                    _ => "–".to_string(),
-                };
                 let bound = row.outcome.as_ref().ok().map(pick);
-                let blink = figure(RuntimeTool::Upstream);
+                let blink = tool_figure(RuntimeTool::Upstream);
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {} | {figure} | {} | {what} | {} | {} | {} | {} | {} | {} |",
                     row.bench,
-                    if send { "Send" } else { "Decode" },
                     row.mode.label(),
-                    if send {
-                        send_work(row.bench)
-                    } else {
-                        decode_work(row.bench)
-                    },
                     if row.outcome.is_err() {
                         "failed".to_string()
                     } else {
                         cell(bound)
                     },
-                    cell(figure(RuntimeTool::Blink)),
-                    cell(figure(RuntimeTool::Handwritten)),
+                    cell(tool_figure(RuntimeTool::Blink)),
+                    cell(tool_figure(RuntimeTool::Handwritten)),
                     cell(blink),
                     ratio(bound, blink),
-                    ratio(figure(RuntimeTool::Blink), blink),
+                    ratio(tool_figure(RuntimeTool::Blink), blink),
                 );
             }
         }
@@ -768,11 +764,11 @@ mod tests {
         .render();
         let send = format!(
             "| Entities | Send | native | {} | 1.50 | 2.00 | – | 2.50 | 0.60 | 0.80 |",
-            send_work("Entities")
+            work_alone("Entities").expect("Entities has the work alone").send
         );
         let decode = format!(
             "| Entities | Decode | native | {} | 5.40 | 6.00 | – | 30.00 | 0.18 | 0.20 |",
-            decode_work("Entities")
+            work_alone("Entities").expect("Entities has the work alone").decode
         );
         assert!(text.contains(&send), "{text}");
         assert!(text.contains(&decode), "{text}");

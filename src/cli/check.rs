@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
-use crate::codegen::{self, luau::compiles};
+use crate::codegen::luau::compiles;
 use crate::diagnostics::{json, render};
 use crate::schema;
 
@@ -107,10 +107,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
         };
         // What `compile` and `sync` would still refuse: modules Luau cannot compile (E4018).
         // Generated only for the schemas whose modules Luau could reject.
-        if let Some(checked) = checked.filter(|s| !diagnostics.iter().any(|d| d.is_error()) && compiles::needs_check(s))
-        {
-            let modules = codegen::generate(&checked, codegen::Targets::default());
-            diagnostics.extend(compiles::check(&checked, &modules));
+        if let Some(checked) = checked.filter(|_| !diagnostics.iter().any(|d| d.is_error())) {
+            diagnostics.extend(compiles::check_schema(&checked));
         }
         for diagnostic in &diagnostics {
             let source = sources.files().get(diagnostic.primary.span.file.0 as usize);

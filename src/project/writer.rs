@@ -53,20 +53,19 @@ pub fn write_atomic_with(path: &Path, contents: &[u8], before_rename: BeforeRena
 
 /// Refuses any path inside `Packages/`, `ServerPackages/` or `DevPackages/` under `root`.
 pub fn ensure_not_in_packages(path: &Path, root: &Path) -> Result<(), ProjectError> {
-    refuse_packages(path, path, "", root)
+    refuse_packages(path, "", root)
 }
 
 /// Refuses an output folder inside (or being) one of the package folders.
 pub fn ensure_folder_not_in_packages(folder: &Path, root: &Path) -> Result<(), ProjectError> {
-    // A file inside the folder is the probe: the folder may itself be `Packages`.
-    refuse_packages(&folder.join("Server.luau"), folder, "into the output folder ", root)
+    refuse_packages(folder, "into the output folder ", root)
 }
 
-fn refuse_packages(probe: &Path, shown: &Path, what: &str, root: &Path) -> Result<(), ProjectError> {
-    match paths::package_folder_in(probe, root) {
+fn refuse_packages(path: &Path, what: &str, root: &Path) -> Result<(), ProjectError> {
+    match paths::package_folder_in(path, root) {
         Some(folder) => Err(ProjectError::new(format!(
             "refusing to write {what}`{}`: it is inside `{folder}/`, which `wally install` deletes",
-            paths::display_relative(shown, root)
+            paths::display_relative(path, root)
         ))
         .with_help("point `[output]` in blinkblox.toml at a folder of your own, e.g. `src/shared/Net`")),
         None => Ok(()),

@@ -121,7 +121,12 @@ impl CodeBuilder {
 
     /// Whether the code written since `mark` took fresh names (declared locals).
     pub fn declared_since(&self, mark: Mark) -> bool {
-        self.next_local != mark.next_local
+        self.declared_count_since(mark) > 0
+    }
+
+    /// How many fresh names (declared locals) the code written since `mark` took.
+    pub fn declared_count_since(&self, mark: Mark) -> usize {
+        self.next_local - mark.next_local
     }
 
     /// Puts the code written since `mark` in a `do … end` block of its own when it declared

@@ -12,7 +12,7 @@ use crate::codegen::luau::resolve;
 use crate::codegen::{GeneratedFile, OutputKind};
 use crate::diagnostics::Diagnostic;
 use crate::schema::codes;
-use crate::schema::model::{Schema, Type, TypeKind};
+use crate::schema::model::{Payload, Schema, Type, TypeKind};
 use crate::schema::source::{FileId, Span};
 
 /// Where in a module a failure lies.
@@ -56,26 +56,38 @@ pub fn check(schema: &Schema, files: &[GeneratedFile]) -> Option<Diagnostic> {
     first_failure(files).map(|failure| diagnostic(&failure, schema))
 }
 
+/// [`check`] for a schema nothing has generated modules for yet (`blinkblox check`): the
+/// Server and Client modules are generated only when the schema needs the check.
+pub fn check_schema(schema: &Schema) -> Option<Diagnostic> {
+    if !needs_check(schema) {
+        return None;
+    }
+    let modules = [
+        GeneratedFile {
+            kind: OutputKind::Server,
+            contents: crate::codegen::luau::server::generate(schema),
+        },
+        GeneratedFile {
+            kind: OutputKind::Client,
+            contents: crate::codegen::luau::client::generate(schema),
+        },
+    ];
+    first_failure(&modules).map(|failure| diagnostic(&failure, schema))
+}
+
 /// Whether any declaration's `Data` or `Return`, or an exported type (its reader and
 /// writer are functions of their own), is past `UNCHECKED_NODES` or `UNCHECKED_LOOPS`:
 /// only then can Luau reject the modules, so only then are they worth generating to check.
 pub fn needs_check(schema: &Schema) -> bool {
-    let large = |types: &[Type]| {
-        let nodes = types
-            .iter()
-            .fold(0u32, |sum, ty| sum.saturating_add(ty.layout.inlined_nodes));
+    let large = |nodes: u32, types: &[Type]| {
         nodes > UNCHECKED_NODES || types.iter().any(|ty| loop_depth(schema, ty) > UNCHECKED_LOOPS)
     };
-    schema.events.iter().any(|e| large(e.data.types()))
-        || schema
-            .functions
-            .iter()
-            .any(|f| large(f.data.types()) || large(f.returns.types()))
-        || schema.streams.iter().any(|s| large(std::slice::from_ref(&s.data)))
-        || schema
-            .types
-            .iter()
-            .any(|t| t.exported && large(std::slice::from_ref(&t.ty)))
+    let payload = |payload: &Payload| large(payload.inlined_nodes(), payload.types());
+    let single = |ty: &Type| large(ty.layout.inlined_nodes, std::slice::from_ref(ty));
+    schema.events.iter().any(|e| payload(&e.data))
+        || schema.functions.iter().any(|f| payload(&f.data) || payload(&f.returns))
+        || schema.streams.iter().any(|s| single(&s.data))
+        || schema.types.iter().any(|t| t.exported && single(&t.ty))
 }
 
 /// Arrays and maps nested in `ty`. Only called on payloads of at most `UNCHECKED_NODES`

@@ -247,12 +247,16 @@ impl<'a> ModuleGen<'a> {
             let mut reader = self.reader(leaf);
             reader.cursor = "Cursor";
             reader.size = "Size";
-            let exprs: Vec<String> = params
-                .iter()
-                .map(|p| read_param(&mut reader, p, params.len()))
-                .collect();
-            for (name, expr) in names.iter().zip(exprs) {
-                leaf.line(format!("local {name} = {expr}"));
+            // Each value straight into its local; a tuple's values each in a block of their
+            // own, so one value's locals do not stay alive while the next is read.
+            for param in params {
+                let mark = reader.b.mark();
+                let expr = reader.read(param.ty, &ValuePath::root(&param.name));
+                if params.len() > 1 {
+                    reader.bind_local(mark, &expr, &param.name);
+                } else {
+                    reader.b.line(format!("local {} = {expr}", param.name));
+                }
             }
         } else {
             let types: Vec<String> = params.iter().map(|p| luau_type(self.schema, p.ty)).collect();

@@ -142,16 +142,28 @@ impl Reader<'_> {
         self.bind_scoped(mark, value, stem)
     }
 
-    /// `value`, computed by the code written since `mark`: as it is when that code
-    /// declared no locals, else held in one local while the code goes in a block of its own.
+    /// `value`, computed by the code written since `mark`: as it is when that code declared
+    /// at most one local (holding it in a local of its own would keep as many), else held in
+    /// one local while the code goes in a block of its own.
     pub(super) fn bind_scoped(&mut self, mark: Mark, value: String, stem: &str) -> String {
-        if !self.b.declared_since(mark) {
+        if self.b.declared_count_since(mark) < 2 {
             return value;
         }
         let name = self.b.fresh(stem);
-        self.b
-            .scope_since(mark, &format!("local {name}: any"), &format!("{name} = {value}"));
+        self.bind_local(mark, &value, &name);
         name
+    }
+
+    /// `local {name} = {value}`, `value` computed by the code written since `mark`; when that
+    /// code declared locals, it goes in a block of its own that ends them, with `name` declared
+    /// ahead of it.
+    pub(super) fn bind_local(&mut self, mark: Mark, value: &str, name: &str) {
+        if !self
+            .b
+            .scope_since(mark, &format!("local {name}: any"), &format!("{name} = {value}"))
+        {
+            self.b.line(format!("local {name} = {value}"));
+        }
     }
 
     /// Reads a value at the cursor and returns an expression for it.
