@@ -41,6 +41,23 @@ fn record_on_every_client(sim: &Simulation, events: &[&str]) {
 }
 
 /// (FireClient, FireAllClients) calls in a traffic sample.
+/// Every player's `shared.Got` equals what the server recorded for it in
+/// `shared.Expected[name]` (and is not empty, with `nonempty`), and nothing raised.
+fn assert_each_player_got_expected(sim: &Simulation, context: &str, nonempty: bool) {
+    for (index, _) in sim.clients() {
+        let name = format!("Player{}", index + 1);
+        let expected: Vec<u32> = sim
+            .server()
+            .eval(&format!("return shared.Expected['{name}']"))
+            .expect("expected");
+        if nonempty {
+            assert!(!expected.is_empty());
+        }
+        assert_eq!(client_got(sim, index), expected, "{context}: {name}");
+    }
+    assert_no_errors(sim);
+}
+
 fn calls(traffic: &Traffic) -> (u64, u64) {
     (
         traffic.kind(CallKind::FireClient).calls,
@@ -199,17 +216,7 @@ fn randomized_interleavings_with_any_list_arrive_in_fire_order() {
                 sim.step().expect("step");
             }
             sim.steps(2).expect("steps");
-            for (index, client) in sim.clients() {
-                let name = format!("Player{}", index + 1);
-                let expected: Vec<u32> = sim
-                    .server()
-                    .eval(&format!("return shared.Expected['{name}']"))
-                    .expect("expected");
-                let got: Vec<u32> = client.eval("return shared.Got").expect("got");
-                assert!(!expected.is_empty());
-                assert_eq!(got, expected, "{mode:?} seed {seed}: {name}");
-            }
-            assert_no_errors(&sim);
+            assert_each_player_got_expected(&sim, &format!("{mode:?} seed {seed}"), true);
         }
     }
 }
@@ -592,8 +599,9 @@ fn interleaved_broadcasts_and_personal_sends_arrive_in_fire_order() {
                     "#,
                 );
             }
-            sim.server()
-                .exec(&format!(
+            server_exec(
+                &sim,
+                &format!(
                     r#"
                     local Net = require("Net")
                     local players = game:GetService("Players"):GetPlayers()
@@ -629,19 +637,10 @@ fn interleaved_broadcasts_and_personal_sends_arrive_in_fire_order() {
                         end
                     end
                     "#
-                ))
-                .expect("server fires");
+                ),
+            );
             sim.steps(2).expect("steps");
-            for (index, client) in sim.clients() {
-                let name = format!("Player{}", index + 1);
-                let expected: Vec<u32> = sim
-                    .server()
-                    .eval(&format!("return shared.Expected['{name}']"))
-                    .expect("expected");
-                let got: Vec<u32> = client.eval("return shared.Got").expect("got");
-                assert_eq!(got, expected, "{mode:?} seed {seed}: {name}");
-            }
-            assert_no_errors(&sim);
+            assert_each_player_got_expected(&sim, &format!("{mode:?} seed {seed}"), false);
         }
     }
 }
