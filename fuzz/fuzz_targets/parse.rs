@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     // Invalid UTF-8 is replaced, as `check_file` reports it and checks the rest.
     let text = String::from_utf8_lossy(data);
-    let output = blinkblox::schema::check_source("fuzz.blink", &text);
+    let output = blinkblox_schema::check_source("fuzz.blink", &text);
     assert_eq!(output.schema.is_some(), !output.has_errors());
     for diagnostic in &output.diagnostics {
         for label in std::iter::once(&diagnostic.primary).chain(&diagnostic.secondary) {
@@ -17,6 +17,6 @@ fuzz_target!(|data: &[u8]| {
             assert!(file.text.is_char_boundary(label.span.start as usize));
             assert!(file.text.is_char_boundary(label.span.end as usize));
         }
-        let _ = blinkblox::diagnostics::render::render(diagnostic, &output.sources, false);
+        let _ = blinkblox_schema::diagnostics::render::render(diagnostic, &output.sources, false);
     }
 });

@@ -1,0 +1,70 @@
+//! The work alone (`benchmark/harness/bounds.luau`): the least work any tool does on the
+//! Entities and Booleans benches, so the report can say how far a ratio between tools can go
+//! on this machine. Sending Entity[] means reading every field of every entity, and sending a
+//! boolean[] reading and testing every value; decoding means creating the listener's own
+//! tables from the bytes; and a frame's bytes go in one remote call either way. The work
+//! alone is an adapter of no tool that does just that, run as a row of the bench: the same
+//! simulations, timers and checks as the tools' rows, taking its turns among them
+//! ([`crate::run_row`]). It receives a packet of the tools' size because the receiving
+//! world's allocations decide when its garbage collector runs: without the packet, creating
+//! the tables measured 15% slower.
+
+use crate::run::RowFigures;
+use blinkblox_luau::Mode;
+
+/// What the work alone does on one bench (its adapter knows only these), for the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Work {
+    pub bench: &'static str,
+    pub send: &'static str,
+    pub decode: &'static str,
+}
+
+/// The benches the work alone runs beside.
+pub const WORK_ALONE: [Work; 2] = [
+    Work {
+        bench: "Booleans",
+        send: "read and test each of the 1000 values, 32 to a row; one remote call a frame with the frame's bytes, \
+               laid out beforehand (nothing packed or written, no framing)",
+        decode: "create the array of 1000 values from each event's 125 bytes in the packet and hand it to the \
+                 listener (no lengths, no checks)",
+    },
+    Work {
+        bench: "Entities",
+        send: "read the six fields of each of the 100 entities; one remote call a frame with the frame's bytes, laid \
+               out beforehand (nothing written, no framing)",
+        decode: "create the 100 tables of six fields from each event's 600 bytes in the packet and hand them to the \
+                 listener (no lengths, no checks)",
+    },
+];
+
+/// What the work alone does on `bench`, if it runs beside it.
+pub fn work_alone(bench: &str) -> Option<&'static Work> {
+    WORK_ALONE.iter().find(|work| work.bench == bench)
+}
+
+/// The work alone on one bench in one mode: its send and decode figures, or why it failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundRow {
+    pub bench: &'static str,
+    pub mode: Mode,
+    pub outcome: Result<RowFigures, String>,
+}
+
+/// Whether the work alone runs beside `bench`'s rows.
+pub fn has_bound(bench: &str) -> bool {
+    work_alone(bench).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_work_alone_runs_only_beside_its_bench() {
+        assert!(has_bound("Entities") && has_bound("Booleans"));
+        for bench in ["BooleansRandom", "EntitiesRandom", "Tiny"] {
+            assert!(!has_bound(bench), "{bench}");
+        }
+    }
+}

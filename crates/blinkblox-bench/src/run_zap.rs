@@ -1,0 +1,455 @@
+//! zap 0.6: its compiler is a native binary (GitHub releases only), so the bench runs it as a
+//! process on a zap schema written to a temporary folder, with the output paths pointed into
+//! that folder, and reads the Server and Client modules back as text, to be loaded into the
+//! harness like BlinkBlox's.
+//!
+//! The binary comes from `--source zap=PATH` (a folder holding `zap`/`zap.exe`, or the binary
+//! itself) or from what `--download` put in `benchmark/tools/zap/`.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::BenchError;
+use crate::library::tool_dir;
+use crate::tools::ToolsFile;
+
+/// How long one run of zap's binary may take: it compiles a schema in milliseconds, so a run
+/// this long is a hang (or a binary that waits for input), not a slow compile.
+pub const ZAP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The output paths given to zap, relative to the schema's folder (zap resolves them so).
+pub(crate) const SERVER_OUTPUT: &str = "out/Server.luau";
+pub(crate) const CLIENT_OUTPUT: &str = "out/Client.luau";
+
+/// The file name of zap's binary on this platform (`zap`, or `zap.exe` on Windows).
+pub fn zap_binary_name() -> String {
+    format!("zap{}", std::env::consts::EXE_SUFFIX)
+}
+
+/// What `--source zap=PATH` or `benchmark/tools/zap/` should hold, from tools.toml's `entry`
+/// for zap (`zap{exe}`), or the platform's binary name when tools.toml says nothing.
+fn entry_name(bench_dir: &Path) -> String {
+    ToolsFile::read(&bench_dir.join("tools.toml"))
+        .ok()
+        .and_then(|file| file.tool("zap").and_then(|tool| tool.entry_for_platform()))
+        .unwrap_or_else(zap_binary_name)
+}
+
+/// The path zap's binary would be at: `PATH` itself when `--source zap=PATH` names a file,
+/// else the entry inside the tool's folder (`--source zap=DIR` or `benchmark/tools/zap/`).
+pub fn zap_binary_path(bench_dir: &Path, sources: &[(String, PathBuf)]) -> PathBuf {
+    let (dir, _) = tool_dir(bench_dir, sources, "zap");
+    if dir.is_file() {
+        dir
+    } else {
+        dir.join(entry_name(bench_dir))
+    }
+}
+
+/// zap's binary, or why it is not there and how to get it.
+pub fn find_zap(bench_dir: &Path, sources: &[(String, PathBuf)]) -> Result<PathBuf, BenchError> {
+    let binary = zap_binary_path(bench_dir, sources);
+    if binary.is_file() {
+        return Ok(binary);
+    }
+    let (dir, from_source) = tool_dir(bench_dir, sources, "zap");
+    let name = zap_binary_name();
+    let message = if from_source {
+        format!(
+            "--source zap=`{}` holds no zap binary (looked for `{}`)",
+            dir.display(),
+            binary.display()
+        )
+    } else {
+        format!("zap's binary is not downloaded (no `{}`)", binary.display())
+    };
+    Err(BenchError::new(message).with_help(format!(
+        "run `blinkblox bench --download --tools zap` (zap is distributed as GitHub release binaries), \
+         or pass --source zap=DIR with a folder holding `{name}` (e.g. a zap checkout's target/release, \
+         built with `cargo build --release --locked --package cli`), or the binary itself"
+    )))
+}
+
+/// A folder of its own under the system's temporary folder, removed when dropped.
+pub(crate) struct ScratchDir {
+    path: PathBuf,
+}
+
+impl ScratchDir {
+    pub(crate) fn new(purpose: &str) -> Result<ScratchDir, BenchError> {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("blinkblox-{purpose}-{}-{unique}", std::process::id()));
+        // A folder left by a crashed run with the same process id is stale: start clean.
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).map_err(|err| BenchError::io("create", &path, &err))?;
+        Ok(ScratchDir { path })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// `schema_text` with its own `server_output`/`client_output` options replaced by paths into
+/// the scratch folder. zap requires every `opt` before the first declaration, so the new ones
+/// go first.
+pub(crate) fn with_scratch_outputs(schema_text: &str) -> String {
+    let mut text = format!("opt server_output = \"{SERVER_OUTPUT}\"\nopt client_output = \"{CLIENT_OUTPUT}\"\n");
+    for line in schema_text.lines() {
+        let words: Vec<&str> = line.split(|c: char| c.is_whitespace() || c == '=').collect();
+        let mut words = words.into_iter().filter(|word| !word.is_empty());
+        let is_output_option =
+            words.next() == Some("opt") && matches!(words.next(), Some("server_output" | "client_output"));
+        if !is_output_option {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// Runs `command` with stdin closed and stdout/stderr into `scratch`, killing it after
+/// `timeout`; returns its exit status and what it wrote to stderr.
+pub(crate) fn run_with_timeout(
+    mut command: Command,
+    scratch: &Path,
+    what: &str,
+    timeout: Duration,
+) -> Result<(ExitStatus, String), BenchError> {
+    let stdout_path = scratch.join("stdout.txt");
+    let stderr_path = scratch.join("stderr.txt");
+    let stdout = File::create(&stdout_path).map_err(|err| BenchError::io("create", &stdout_path, &err))?;
+    let stderr = File::create(&stderr_path).map_err(|err| BenchError::io("create", &stderr_path, &err))?;
+    command.stdin(Stdio::null()).stdout(stdout).stderr(stderr);
+    let mut child = spawn(&mut command).map_err(|err| BenchError::new(format!("could not start {what}: {err}")))?;
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() >= timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(BenchError::new(format!(
+                    "{what} did not finish within {} s and was stopped",
+                    timeout.as_secs()
+                )));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(err) => return Err(BenchError::new(format!("could not wait for {what}: {err}"))),
+        }
+    };
+    let stderr = std::fs::read(&stderr_path).unwrap_or_default();
+    Ok((status, String::from_utf8_lossy(&stderr).trim().to_string()))
+}
+
+/// Spawns `command`, retrying a few times while the binary is "busy": a binary written just
+/// before (as the tests write a stand-in zap) can briefly be held open for writing by a
+/// process another thread forked at that moment.
+fn spawn(command: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut attempts = 0;
+    loop {
+        match command.spawn() {
+            Err(err) if err.kind() == std::io::ErrorKind::ExecutableFileBusy && attempts < 10 => {
+                attempts += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+/// Compiles `schema_text` (zap's language) with zap's `binary`; returns (Server, Client).
+///
+/// The schema is written to a temporary folder with its output options pointed into it (any
+/// `server_output`/`client_output` of its own are replaced), the binary runs there with a
+/// timeout of [`ZAP_TIMEOUT`], and the two modules are read back. The folder is removed after.
+pub fn compile_with_zap(binary: &Path, schema_text: &str) -> Result<(String, String), BenchError> {
+    compile_with_zap_within(binary, schema_text, ZAP_TIMEOUT)
+}
+
+pub(crate) fn compile_with_zap_within(
+    binary: &Path,
+    schema_text: &str,
+    timeout: Duration,
+) -> Result<(String, String), BenchError> {
+    if !binary.is_file() {
+        return Err(BenchError::new(format!("zap's binary `{}` does not exist", binary.display())).with_help(
+            "pass --source zap=DIR with a folder holding zap's binary, or run `blinkblox bench --download --tools zap`",
+        ));
+    }
+    let scratch = ScratchDir::new("zap")?;
+    let schema_path = scratch.path().join("net.zap");
+    std::fs::write(&schema_path, with_scratch_outputs(schema_text))
+        .map_err(|err| BenchError::io("write", &schema_path, &err))?;
+    let what = format!("zap's binary `{}`", binary.display());
+    let mut command = Command::new(binary);
+    command.arg(&schema_path).current_dir(scratch.path());
+    let (status, stderr) = run_with_timeout(command, scratch.path(), &what, timeout)?;
+    let stderr_note = if stderr.is_empty() {
+        String::new()
+    } else {
+        format!(":\n{stderr}")
+    };
+    if !status.success() {
+        let code = status
+            .code()
+            .map_or_else(|| "a signal".to_string(), |code| format!("code {code}"));
+        return Err(
+            BenchError::new(format!("{what} failed (exit {code}) on the zap schema{stderr_note}")).with_help(
+                "check that the binary is zap 0.6 (`zap --version`) and the schema is in its language; \
+             pass another with --source zap=DIR, or run `blinkblox bench --download --tools zap`",
+            ),
+        );
+    }
+    let read_output = |relative: &str| {
+        let path = scratch.path().join(relative);
+        std::fs::read_to_string(&path).map_err(|err| {
+            BenchError::new(format!(
+                "{what} exited successfully but did not write `{}` ({err}){stderr_note}",
+                path.display()
+            ))
+            .with_help("check that the binary is zap 0.6: it writes server_output and client_output")
+        })
+    };
+    Ok((read_output(SERVER_OUTPUT)?, read_output(CLIENT_OUTPUT)?))
+}
+
+/// `text` on one line, for a Markdown list item in the report: zap's diagnostics span several
+/// lines (codespan's rendering), the help comes on its own line.
+pub fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The first line a binary prints for `--version` (e.g. `cli 0.6.8`, `blinkblox 0.1.0`), or
+/// `None` when it fails or prints nothing.
+pub(crate) fn version_output(binary: &Path) -> Option<String> {
+    let scratch = ScratchDir::new("version").ok()?;
+    let mut command = Command::new(binary);
+    command.arg("--version");
+    let what = format!("`{} --version`", binary.display());
+    let (status, _) = run_with_timeout(command, scratch.path(), &what, ZAP_TIMEOUT).ok()?;
+    if !status.success() {
+        return None;
+    }
+    let text = std::fs::read_to_string(scratch.path().join("stdout.txt")).ok()?;
+    text.lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .map(str::to_string)
+}
+
+/// zap's version as its binary reports it (`zap --version` prints `cli 0.6.8`), e.g. `0.6.8`.
+pub fn zap_version(binary: &Path) -> Option<String> {
+    let output = version_output(binary)?;
+    let version = output.split_whitespace().last()?.trim_start_matches('v');
+    version
+        .chars()
+        .next()
+        .filter(char::is_ascii_digit)
+        .map(|_| version.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_options_are_replaced_and_put_first() {
+        let text = with_scratch_outputs(
+            "-- comment\nopt server_output = \"a/b.lua\"\nopt   client_output=\"c.lua\"\nopt remote_scope = \"X\"\nevent E = {}\n",
+        );
+        assert_eq!(
+            text,
+            format!(
+                "opt server_output = \"{SERVER_OUTPUT}\"\nopt client_output = \"{CLIENT_OUTPUT}\"\n\
+                 -- comment\nopt remote_scope = \"X\"\nevent E = {{}}\n"
+            )
+        );
+    }
+
+    /// Writes an executable shell script named `zap` into `dir` and returns its path.
+    #[cfg(unix)]
+    fn fake_zap(dir: &Path, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("zap");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write the fake zap");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        path
+    }
+
+    /// A stand-in for zap: writes each output the schema's options name (relative to the
+    /// schema's folder, as zap resolves them), with the schema's first event in it.
+    #[cfg(unix)]
+    const WRITES_OUTPUTS: &str = r#"dir=$(dirname "$1")
+server=$(sed -n 's/^opt server_output = "\(.*\)"$/\1/p' "$1")
+client=$(sed -n 's/^opt client_output = "\(.*\)"$/\1/p' "$1")
+event=$(sed -n 's/^event \([A-Za-z]*\).*/\1/p' "$1" | head -n 1)
+mkdir -p "$(dirname "$dir/$server")" "$(dirname "$dir/$client")"
+echo "-- server for $event" > "$dir/$server"
+echo "-- client for $event" > "$dir/$client""#;
+
+    #[cfg(unix)]
+    #[test]
+    fn compile_with_zap_runs_the_binary_and_reads_both_outputs() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let zap = fake_zap(dir.path(), WRITES_OUTPUTS);
+        let schema = "opt server_output = \"elsewhere/s.lua\"\nevent Tiny = { from: Client, type: Reliable, call: SingleSync, data: u8 }\n";
+        let (server, client) = compile_with_zap(&zap, schema).expect("the fake zap compiles");
+        assert_eq!(server, "-- server for Tiny\n");
+        assert_eq!(client, "-- client for Tiny\n");
+        // The schema's own output path was replaced, so nothing was written next to the binary.
+        assert!(!dir.path().join("elsewhere").exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_failing_zap_is_reported_with_its_stderr_and_the_fix() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let zap = fake_zap(dir.path(), "echo 'error[3001]: unknown type `Entiti`' >&2\nexit 1");
+        let err = compile_with_zap(&zap, "event E = {}").expect_err("exit 1 is a failure");
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("zap's binary `{}` failed (exit code 1)", zap.display())),
+            "{text}"
+        );
+        assert!(text.contains("unknown type `Entiti`"), "{text}");
+        assert!(
+            text.contains("--source zap=DIR") && text.contains("--download"),
+            "{text}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_zap_that_writes_nothing_or_hangs_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let silent = fake_zap(dir.path(), "exit 0");
+        let err = compile_with_zap(&silent, "event E = {}").expect_err("no outputs");
+        assert!(err.message.contains("exited successfully but did not write"), "{err}");
+        assert!(err.message.contains("Server.luau"), "{err}");
+
+        let hung = tempfile::tempdir().expect("tempdir");
+        let sleeper = fake_zap(hung.path(), "sleep 5");
+        let started = Instant::now();
+        let err = compile_with_zap_within(&sleeper, "event E = {}", Duration::from_millis(200)).expect_err("a hang");
+        assert!(err.message.contains("did not finish within"), "{err}");
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "the hung process was stopped"
+        );
+    }
+
+    #[test]
+    fn a_missing_binary_names_where_it_looked_and_the_fix() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let bench = dir.path().join("benchmark");
+        let err = find_zap(&bench, &[]).expect_err("nothing downloaded");
+        assert!(err.message.contains("zap's binary is not downloaded"), "{err}");
+        assert!(err.message.contains(&zap_binary_name()), "{err}");
+        let help = err.help.clone().unwrap_or_default();
+        assert!(help.contains("blinkblox bench --download --tools zap"), "{help}");
+        assert!(help.contains("--source zap=DIR"), "{help}");
+
+        let sources = vec![("zap".to_string(), dir.path().join("empty"))];
+        let err = find_zap(&bench, &sources).expect_err("an empty source");
+        assert!(err.message.starts_with("--source zap=`"), "{err}");
+        assert!(err.message.contains("holds no zap binary"), "{err}");
+
+        let err = compile_with_zap(&dir.path().join("no-such-zap"), "").expect_err("no binary");
+        assert!(err.message.contains("does not exist"), "{err}");
+    }
+
+    #[test]
+    fn the_binary_is_found_in_a_source_folder_or_as_the_source_itself() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let binary = dir.path().join(zap_binary_name());
+        std::fs::write(&binary, "").expect("write");
+        let bench = dir.path().join("benchmark");
+        let by_folder = vec![("zap".to_string(), dir.path().to_path_buf())];
+        assert_eq!(find_zap(&bench, &by_folder).expect("in the folder"), binary);
+        let by_file = vec![("zap".to_string(), binary.clone())];
+        assert_eq!(find_zap(&bench, &by_file).expect("the file itself"), binary);
+        // Without --source: benchmark/tools/zap/, where --download unpacks the release.
+        let downloaded = bench.join("tools").join("zap");
+        std::fs::create_dir_all(&downloaded).expect("mkdir");
+        std::fs::write(downloaded.join(zap_binary_name()), "").expect("write");
+        assert_eq!(
+            find_zap(&bench, &[]).expect("downloaded"),
+            downloaded.join(zap_binary_name())
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_version_is_the_last_word_of_zap_version() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let zap = fake_zap(dir.path(), "echo 'cli 0.6.8'");
+        assert_eq!(zap_version(&zap).as_deref(), Some("0.6.8"));
+        let other = tempfile::tempdir().expect("tempdir");
+        let not_zap = fake_zap(other.path(), "echo 'usage: something else'");
+        assert_eq!(zap_version(&not_zap), None);
+    }
+
+    /// The events, directions, reliabilities and call modes a schema declares, in order, from
+    /// `event NAME` headers and `From:`/`from:`-style fields (enough for these two files).
+    fn events_of(text: &str) -> Vec<String> {
+        let mut events = Vec::new();
+        for line in text.lines().map(str::trim) {
+            if let Some(rest) = line.strip_prefix("event ") {
+                let name: String = rest.chars().take_while(char::is_ascii_alphanumeric).collect();
+                events.push(name);
+            } else if let Some((key, value)) = line.split_once(':') {
+                let key = key.trim().to_ascii_lowercase();
+                if ["from", "type", "call"].contains(&key.as_str())
+                    && let Some(last) = events.last_mut()
+                {
+                    last.push_str(&format!(" {key}={}", value.trim().trim_end_matches(',')));
+                }
+            }
+        }
+        events
+    }
+
+    #[test]
+    fn definition_zap_declares_the_events_of_definition_blink() {
+        let definitions = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../benchmark")
+            .join("definitions");
+        let read = |name: &str| std::fs::read_to_string(definitions.join(name)).expect("read a definition");
+        let blink = events_of(&read("Definition.blink"));
+        assert_eq!(
+            blink.first().map(String::as_str),
+            Some("Booleans from=Client type=Reliable call=SingleSync")
+        );
+        assert_eq!(events_of(&read("Definition.zap")), blink);
+        assert!(read("Definition.zap").contains("opt manual_event_loop = true"));
+    }
+
+    #[test]
+    fn the_binary_is_the_source_folder_entry_or_the_file_itself() {
+        let bench = Path::new("/nonexistent/benchmark");
+        assert_eq!(
+            zap_binary_path(bench, &[]),
+            bench.join("tools").join("zap").join(zap_binary_name())
+        );
+        let sources = vec![("zap".to_string(), PathBuf::from("/opt/zap/bin"))];
+        assert_eq!(
+            zap_binary_path(bench, &sources),
+            Path::new("/opt/zap/bin").join(zap_binary_name())
+        );
+    }
+}

@@ -1,0 +1,417 @@
+//! The receiving half of a module: one decode function per channel, a loop over the
+//! packet's records that finds each record's declaration by halving the index range
+//! down to runs of eight, reads its payload and hands it to the listeners as the
+//! event's Call mode says.
+
+use blinkblox_schema::model::{CallMode, EventDecl, FunctionDecl, Reliability, Side, StreamDecl};
+
+use super::ValuePath;
+use super::builder::CodeBuilder;
+use super::module::{ModuleGen, Param, channel_name, marker, payload_params};
+use super::read::{self, Reader};
+use super::types::luau_type;
+
+/// Channels with more receivable declarations than this decode through one reader
+/// function per declaration (kept in the `Readers` table) rather than inline in the
+/// decode loop, so the decode function stays small enough to compile natively.
+const INLINE_READ_LIMIT: usize = 32;
+
+/// A declaration one side receives, as the decode loop sees it.
+pub enum Received<'a> {
+    Event(&'a EventDecl),
+    /// Server: a client's invocation.
+    Request(&'a FunctionDecl),
+    /// Client: the server's answer.
+    Response(&'a FunctionDecl),
+    /// A stream the other side sends (streams.rs keeps its state).
+    Stream(&'a StreamDecl),
+}
+
+impl Received<'_> {
+    pub fn index(&self) -> u16 {
+        match self {
+            Received::Event(e) => e.index,
+            Received::Request(f) | Received::Response(f) => f.index,
+            Received::Stream(s) => s.index,
+        }
+    }
+}
+
+impl<'a> ModuleGen<'a> {
+    /// Declarations this side receives on a channel, by index.
+    pub fn received(&self, reliability: Reliability) -> Vec<Received<'a>> {
+        let schema = self.schema;
+        let other = match self.side {
+            Side::Server => Side::Client,
+            Side::Client => Side::Server,
+        };
+        let mut out: Vec<Received<'a>> = schema
+            .events
+            .iter()
+            .filter(|e| e.from == other && e.reliability == reliability)
+            .map(Received::Event)
+            .collect();
+        if reliability == Reliability::Reliable {
+            for function in &schema.functions {
+                out.push(match self.side {
+                    Side::Server => Received::Request(function),
+                    Side::Client => Received::Response(function),
+                });
+            }
+        }
+        out.extend(
+            schema
+                .streams
+                .iter()
+                .filter(|s| s.from == other && s.reliability == reliability)
+                .map(Received::Stream),
+        );
+        out.sort_by_key(|r| r.index());
+        out
+    }
+
+    /// The decode function of one channel: a loop over the packet's records.
+    pub fn emit_decode(&mut self, b: &mut CodeBuilder, reliability: Reliability) {
+        let channel = channel_name(reliability);
+        let received = self.received(reliability);
+        let inline = received.len() <= INLINE_READ_LIMIT;
+        let with_player = self.side == Side::Server;
+        // Reader functions first (large channels only), then the decode loop.
+        let mut leaves = Vec::with_capacity(received.len());
+        for item in &received {
+            let mut leaf = CodeBuilder::new();
+            self.emit_leaf(&mut leaf, item, reliability, inline, b);
+            leaves.push((item.index(), leaf.finish()));
+        }
+        let signature = if with_player { "Player: Player" } else { "Player: nil" };
+        // The cursor lives in the local `Cursor` (a register, not an upvalue read and
+        // written per value; reader functions take it and return it); it is written back
+        // to `RecvCursor` around what reads that (ReadLength's long form, an unreliable
+        // stream record's flush number) and when the loop ends. A Sync listener's
+        // resume point is `ListenerResume` (receive.luau).
+        b.open(format!("local function Decode{channel}({signature})"));
+        b.line("local B = RecvBuffer");
+        b.line("local Size = RecvSize");
+        b.line("local Cursor = RecvCursor");
+        let count_events = with_player && read::decode_checks_enabled();
+        if count_events {
+            // MaxEventsPerPacket: the record past the limit ends the packet. Every record
+            // takes at least its index byte, so when no more records are left to take
+            // than bytes are left in the packet, the limit cannot be reached and the
+            // records need no counting (the common case: one test per record).
+            b.line("local CountEvents = RecvEventsLeft < Size - Cursor");
+        }
+        b.open("while Cursor < Size do");
+        if count_events {
+            b.open("if CountEvents then");
+            b.line("RecvEventsLeft -= 1");
+            b.line("if RecvEventsLeft < 0 then TooManyEvents() end");
+            b.close("end");
+        }
+        if self.index_bytes(reliability) == 2 {
+            b.line("local Index = buffer.readu16(B, Cursor)");
+            b.line("Cursor += 2");
+        } else {
+            b.line("local Index = buffer.readu8(B, Cursor)");
+            b.line("Cursor += 1");
+        }
+        if leaves.is_empty() {
+            b.line("UnknownIndex(Index)");
+        } else {
+            emit_dispatch(b, &leaves);
+        }
+        b.close("end");
+        b.line("RecvCursor = Cursor");
+        b.close("end");
+        b.line("");
+    }
+
+    /// The code run for one record: read the payload, deliver it.
+    fn emit_leaf(
+        &mut self,
+        leaf: &mut CodeBuilder,
+        item: &Received,
+        reliability: Reliability,
+        inline: bool,
+        outer: &mut CodeBuilder,
+    ) {
+        let with_player = self.side == Side::Server;
+        let player = if with_player { "Player" } else { "nil" };
+        match item {
+            Received::Event(event) => {
+                leaf.line(marker(&event.scope, &event.name, None));
+                let params = payload_params(&event.data);
+                let values = self.read_values(
+                    leaf,
+                    &params,
+                    inline,
+                    outer,
+                    &format!("R{}{}", channel_name(reliability), event.index),
+                );
+                let slot = event.index as u32 + 1;
+                emit_deliver(leaf, reliability, event.call, slot, with_player, &values);
+            }
+            Received::Request(function) => {
+                leaf.line(marker(&function.scope, &function.name, Some("invocation")));
+                leaf.line("local CallId = buffer.readu16(B, Cursor)");
+                leaf.line("Cursor += 2");
+                let params = payload_params(&function.data);
+                let values = self.read_values(leaf, &params, inline, outer, &format!("Q{}", function.index));
+                let slot = function.index as u32 + 1;
+                // A player with MAX_PENDING_INVOCATIONS waiting is answered "failed"
+                // at once (so an honest caller's Invoke ends) and the handler is not run.
+                leaf.open("if not BeginInvocation(Player) then");
+                leaf.line("BeginScratch()");
+                self.emit_record(
+                    leaf,
+                    Reliability::Reliable,
+                    function.index,
+                    &[(2, "CallId".into()), (1, "0".into())],
+                    &[],
+                );
+                leaf.line("EndScratch()");
+                leaf.line("CopyScratchTo(Player)");
+                leaf.middle("else");
+                let mut args = vec!["CallId".to_string(), "Listener".to_string()];
+                args.extend(values.iter().cloned());
+                leaf.line(format!("local Listener = FunctionListeners[{slot}]"));
+                leaf.open("if Listener then");
+                leaf.line(format!("task.spawn(Responders[{slot}], {player}, {})", args.join(", ")));
+                leaf.middle("else");
+                let mut packed = vec!["CallId".to_string()];
+                packed.extend(values.iter().cloned());
+                // A full queue dropped it: it no longer waits.
+                leaf.line(format!(
+                    "if not Push(FunctionQueues[{slot}], {player}, table.pack({})) then EndInvocation(Player) end",
+                    packed.join(", ")
+                ));
+                leaf.close("end");
+                leaf.close("end");
+            }
+            Received::Stream(stream) => {
+                leaf.line(marker(&stream.scope, &stream.name, Some("stream")));
+                let params = [Param {
+                    name: "Value".into(),
+                    ty: &stream.data,
+                }];
+                let reader = format!("S{}", super::streams::stream_key(stream));
+                if stream.reliability == Reliability::Unreliable {
+                    // The flush number is read through `RecvCursor` (streams.rs).
+                    leaf.line("RecvCursor = Cursor");
+                    super::streams::emit_read_flush(leaf, stream);
+                    leaf.line("Cursor = RecvCursor");
+                } else {
+                    super::streams::emit_read_flush(leaf, stream);
+                }
+                let values = self.read_values(leaf, &params, inline, outer, &reader);
+                super::streams::emit_receive(leaf, stream, with_player, &values[0]);
+            }
+            Received::Response(function) => {
+                leaf.line(marker(&function.scope, &function.name, Some("response")));
+                leaf.line("local CallId = buffer.readu16(B, Cursor)");
+                leaf.line("local Success = buffer.readu8(B, Cursor + 2)");
+                leaf.line("Cursor += 3");
+                leaf.line("local Thread = Calls[CallId]");
+                leaf.open("if Success == 1 then");
+                let params = payload_params(&function.returns);
+                let values = self.read_values(leaf, &params, inline, outer, &format!("A{}", function.index));
+                leaf.line("Calls[CallId] = nil");
+                let mut args = vec!["Thread".to_string(), "true".to_string()];
+                args.extend(values);
+                leaf.line(format!("if Thread then task.spawn({}) end", args.join(", ")));
+                leaf.middle("elseif Success == 0 then");
+                leaf.line("Calls[CallId] = nil");
+                leaf.line("if Thread then task.spawn(Thread, false, \"the server's handler failed\") end");
+                leaf.middle("else");
+                leaf.line("error(\"response status is not 0 or 1\", 0)");
+                leaf.close("end");
+            }
+        }
+    }
+
+    /// Reads a payload's values into locals, inline or through a reader function
+    /// defined in `outer` (stored in `Readers`).
+    fn read_values(
+        &mut self,
+        leaf: &mut CodeBuilder,
+        params: &[Param],
+        inline: bool,
+        outer: &mut CodeBuilder,
+        reader_name: &str,
+    ) -> Vec<String> {
+        if params.is_empty() {
+            return Vec::new();
+        }
+        let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
+        if inline {
+            let mut reader = self.reader(leaf);
+            reader.cursor = "Cursor";
+            reader.size = "Size";
+            // Each value straight into its local; a tuple's values each in a block of their
+            // own, so one value's locals do not stay alive while the next is read.
+            for param in params {
+                let mark = reader.b.mark();
+                let expr = reader.read(param.ty, &ValuePath::root(&param.name));
+                if params.len() > 1 {
+                    reader.bind_local(mark, &expr, &param.name);
+                } else {
+                    reader.b.line(format!("local {} = {expr}", param.name));
+                }
+            }
+        } else {
+            let types: Vec<String> = params.iter().map(|p| luau_type(self.schema, p.ty)).collect();
+            // A reader function takes the loop's cursor and returns where it ended, after
+            // the values: the cursor stays in registers across the call.
+            outer.open(format!(
+                "Readers.{reader_name} = function(Cursor: number): ({}, number)",
+                types.join(", ")
+            ));
+            outer.line("local B = RecvBuffer");
+            let mut reader = self.reader(outer);
+            reader.cursor = "Cursor";
+            let exprs: Vec<String> = params
+                .iter()
+                .map(|p| read_param(&mut reader, p, params.len()))
+                .collect();
+            outer.line(format!("return {}, Cursor", exprs.join(", ")));
+            outer.close("end");
+            leaf.line(format!("local {}", names.join(", ")));
+            leaf.line(format!("{}, Cursor = Readers.{reader_name}(Cursor)", names.join(", ")));
+        }
+        names
+    }
+}
+
+/// One value of a payload. The values of a tuple are each scoped (`Reader::read_scoped`),
+/// so one value's locals do not stay alive while the next is read.
+fn read_param(reader: &mut Reader<'_>, param: &Param, count: usize) -> String {
+    let path = ValuePath::root(&param.name);
+    if count > 1 {
+        reader.read_scoped(param.ty, &path, "Part")
+    } else {
+        reader.read(param.ty, &path)
+    }
+}
+
+/// Finds the record's index by halving the range down to runs of eight, then a plain
+/// `if` chain; an index no declaration has ends the packet.
+fn emit_dispatch(b: &mut CodeBuilder, leaves: &[(u16, String)]) {
+    if leaves.len() <= 8 {
+        for (position, (index, code)) in leaves.iter().enumerate() {
+            if position == 0 {
+                b.open(format!("if Index == {index} then"));
+            } else {
+                b.middle(format!("elseif Index == {index} then"));
+            }
+            b.raw(code);
+        }
+        b.middle("else");
+        b.line("UnknownIndex(Index)");
+        b.close("end");
+        return;
+    }
+    let middle = leaves.len() / 2;
+    let (low, high) = leaves.split_at(middle);
+    b.open(format!("if Index < {} then", high[0].0));
+    emit_dispatch(b, low);
+    b.middle("else");
+    emit_dispatch(b, high);
+    b.close("end");
+}
+
+/// Hands decoded values to the listeners as the event's Call mode says (Blink 0.18
+/// §5.5): Sync inline (inside the packet's pcall), Async through `task.spawn`; a
+/// reliable event with no listener yet is queued for the first `On`, an unreliable one
+/// is dropped; Polling always queues.
+fn emit_deliver(
+    b: &mut CodeBuilder,
+    reliability: Reliability,
+    call: CallMode,
+    slot: u32,
+    with_player: bool,
+    values: &[String],
+) {
+    let channel = channel_name(reliability);
+    let mut args: Vec<String> = Vec::new();
+    if with_player {
+        args.push("Player".into());
+    }
+    args.extend(values.iter().cloned());
+    if values.is_empty() {
+        args.push("nil".into());
+    }
+    let player = if with_player { "Player" } else { "nil" };
+    let queued = match values.len() {
+        0 => "nil".to_string(),
+        1 => values[0].clone(),
+        _ => format!("table.pack({})", values.join(", ")),
+    };
+    let push = format!("Push({channel}Queues[{slot}], {player}, {queued})");
+    if call == CallMode::Polling {
+        b.line(push);
+        return;
+    }
+    let all = args.join(", ");
+    match call {
+        CallMode::SingleSync | CallMode::SingleAsync => {
+            b.line(format!("local Listener = {channel}Listeners[{slot}]"));
+            b.open("if Listener then");
+            if call == CallMode::SingleSync {
+                b.line("ListenerResume = Cursor");
+                b.line(format!("Listener({all})"));
+                b.line("ListenerResume = false");
+            } else {
+                b.line(format!("task.spawn(Listener, {all})"));
+            }
+        }
+        _ => {
+            b.line(format!("local List = {channel}Listeners[{slot}]"));
+            b.open("if List then");
+            if call == CallMode::ManySync {
+                b.line("ListenerResume = Cursor");
+                b.line(format!("for _, Listener in List do Listener({all}) end"));
+                b.line("ListenerResume = false");
+            } else {
+                b.line(format!("for _, Listener in List do task.spawn(Listener, {all}) end"));
+            }
+        }
+    }
+    if reliability == Reliability::Reliable {
+        b.middle("else");
+        b.line(push);
+    }
+    b.close("end");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dispatch_text(count: u16) -> String {
+        let leaves: Vec<(u16, String)> = (0..count).map(|i| (i * 2, format!("Leaf{i}()"))).collect();
+        let mut b = CodeBuilder::new();
+        emit_dispatch(&mut b, &leaves);
+        b.finish()
+    }
+
+    #[test]
+    fn eight_or_fewer_declarations_are_a_plain_if_chain() {
+        let text = dispatch_text(8);
+        assert!(!text.contains("Index <"), "{text}");
+        assert_eq!(text.matches("Index ==").count(), 8);
+        assert!(text.contains("else\n\tUnknownIndex(Index)"), "{text}");
+    }
+
+    #[test]
+    fn larger_channels_halve_down_to_runs_of_eight() {
+        let text = dispatch_text(40);
+        assert_eq!(text.matches("Index ==").count(), 40);
+        // 40 -> 20 + 20 -> 10 + 10 each -> 5 + 5 each: 7 range tests, 8 chains.
+        assert_eq!(text.matches("if Index < ").count(), 7, "{text}");
+        assert!(text.starts_with("if Index < 40 then"), "{text}");
+        for chain in text.split("if Index < ").skip(1) {
+            let before_next = chain.split("else\n").next().unwrap_or("");
+            assert!(before_next.matches("Index ==").count() <= 8);
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! Streams (SPEC §2.3): state, not a queue. The sending side's `Set` serializes the
+//! value into a record kept by the stream (`runtime/send_*.luau`); each flush sends it
+//! (reliable: when Set since the last flush; unreliable: every flush). A broadcast
+//! stream's record goes into the frame's broadcast batch (reliable) or unreliable
+//! broadcast batch, so it costs no remote call of its own; a `Per: Player` stream's
+//! into that player's batches. The receiving side keeps the latest value for `Get` and
+//! hands each arrival to the `On` listeners (`runtime/streams_receive.luau`).
+
+use blinkblox_schema::model::{Reliability, Side, StreamDecl};
+
+use super::builder::CodeBuilder;
+use super::module::{ModuleGen, Param, describe, marker};
+use super::types::luau_type;
+
+/// The key of a stream in the `OutgoingStreamOf`/`IncomingStreams` tables: channel
+/// initial and index (`R3`, `U0`), unique within a module.
+pub fn stream_key(stream: &StreamDecl) -> String {
+    let channel = match stream.reliability {
+        Reliability::Reliable => "R",
+        Reliability::Unreliable => "U",
+    };
+    format!("{channel}{}", stream.index)
+}
+
+/// `Set`/`Get` in the schema's casing (the same in all three).
+fn set_get(mg: &ModuleGen) -> (&'static str, &'static str) {
+    let casing = mg.schema.options.casing;
+    (casing.pick("Set", "set", "set"), casing.pick("Get", "get", "get"))
+}
+
+/// Emits the module-level part of every stream (writers, stream state) into `body`,
+/// and adds each stream's API members.
+pub fn emit_streams(mg: &mut ModuleGen, body: &mut CodeBuilder) {
+    let schema = mg.schema;
+    if schema.streams.is_empty() {
+        return;
+    }
+    body.line("local StreamWriters: { [string]: any } = {}");
+    body.line("local OutgoingStreamOf: { [string]: OutgoingStream } = {}");
+    for stream in &schema.streams {
+        let (real, noop) = if stream.from == mg.side {
+            sending_members(mg, body, stream)
+        } else {
+            receiving_members(mg, body, stream)
+        };
+        mg.api.add(&stream.scope, &stream.name, real, noop);
+    }
+    body.line("");
+}
+
+fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDecl) -> (Vec<String>, Vec<String>) {
+    let key = stream_key(stream);
+    let value_type = luau_type(mg.schema, &stream.data);
+    let params = [Param {
+        name: "Value".into(),
+        ty: &stream.data,
+    }];
+    body.line(marker(&stream.scope, &stream.name, Some("stream")));
+    body.open(format!("StreamWriters.{key} = function(Value: {value_type})"));
+    body.line("BeginScratch()");
+    // Unreliable: a flush-number byte after the index, filled in at each flush.
+    let header: Vec<(u32, String)> = match stream.reliability {
+        Reliability::Reliable => Vec::new(),
+        Reliability::Unreliable => vec![(1, "0".into())],
+    };
+    mg.emit_record(body, stream.reliability, stream.index, &header, &params);
+    body.line("EndScratch()");
+    body.close("end");
+    let flush_offset = match stream.reliability {
+        Reliability::Reliable => 0,
+        Reliability::Unreliable => mg.index_bytes(Reliability::Unreliable),
+    };
+    body.line(format!(
+        "OutgoingStreamOf.{key} = NewOutgoingStream({}, {}, {flush_offset})",
+        stream.reliability == Reliability::Reliable,
+        stream.per_player
+    ));
+
+    let (set, get) = set_get(mg);
+    let per_player = stream.per_player && mg.side == Side::Server;
+    let name = describe(&stream.scope, &stream.name);
+    let mut b = CodeBuilder::new();
+    if per_player {
+        b.open(format!("{set} = function(Player: Player, Value: {value_type})"));
+    } else {
+        b.open(format!("{set} = function(Value: {value_type})"));
+    }
+    b.line(marker(&stream.scope, &stream.name, Some("stream")));
+    mg.emit_checks(&mut b, &format!("{name}.{set}"), &params);
+    b.line(format!("StreamWriters.{key}(Value)"));
+    if per_player {
+        b.line(format!("SetStreamFor(OutgoingStreamOf.{key}, Player, Value)"));
+    } else {
+        b.line(format!("SetStream(OutgoingStreamOf.{key}, Value)"));
+    }
+    b.close("end,");
+    if per_player {
+        b.line(format!(
+            "{get} = function(Player: Player): ({value_type})? return OutgoingStreamOf.{key}.Values[Player] end,"
+        ));
+    } else {
+        b.line(format!(
+            "{get} = function(): ({value_type})? return OutgoingStreamOf.{key}.Value end,"
+        ));
+    }
+    let real = b.finish().lines().map(str::to_string).collect();
+    let noop = vec![format!("{set} = Noop,"), format!("{get} = Noop,")];
+    (real, noop)
+}
+
+fn receiving_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDecl) -> (Vec<String>, Vec<String>) {
+    let key = stream_key(stream);
+    let value_type = luau_type(mg.schema, &stream.data);
+    body.line(format!("NewIncomingStream(\"{key}\")"));
+    let (_, get) = set_get(mg);
+    let on = mg.members.on;
+    let real = if mg.side == Side::Server {
+        vec![
+            format!(
+                "{on} = function(Listener: (Player, {value_type}) -> ()): () -> () return ConnectStream(IncomingStreams.{key}, Listener, true) end,"
+            ),
+            format!(
+                "{get} = function(Player: Player): ({value_type})? return IncomingStreams.{key}.Values[Player] end,"
+            ),
+        ]
+    } else {
+        vec![
+            format!(
+                "{on} = function(Listener: ({value_type}) -> ()): () -> () return ConnectStream(IncomingStreams.{key}, Listener, false) end,"
+            ),
+            format!("{get} = function(): ({value_type})? return IncomingStreams.{key}.Value end,"),
+        ]
+    };
+    (real, vec![format!("{on} = NoopConnect,"), format!("{get} = Noop,")])
+}
+
+/// An unreliable stream's record carries the sender's flush number after its index
+/// (`[index][flush u8][value]`), so a packet Roblox delivers late cannot replace a
+/// newer value. Reads it into `Flush`.
+pub fn emit_read_flush(leaf: &mut CodeBuilder, stream: &StreamDecl) {
+    if stream.reliability == Reliability::Unreliable {
+        leaf.line("NeedBytes(1)");
+        leaf.line("local Flush = buffer.readu8(B, RecvCursor)");
+        leaf.line("RecvCursor += 1");
+    }
+}
+
+/// The decode loop's code for a stream record whose value was read into `value`.
+pub fn emit_receive(leaf: &mut CodeBuilder, stream: &StreamDecl, with_player: bool, value: &str) {
+    let player = if with_player { "Player" } else { "nil" };
+    let key = stream_key(stream);
+    match stream.reliability {
+        Reliability::Reliable => leaf.line(format!("ReceiveStream(IncomingStreams.{key}, {player}, {value})")),
+        Reliability::Unreliable => leaf.line(format!(
+            "ReceiveStreamInOrder(IncomingStreams.{key}, {player}, Flush, {value})"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use blinkblox_schema::check_source;
+
+    fn modules(text: &str) -> (String, String) {
+        let output = check_source("streams.blink", text);
+        let schema = output.schema.expect("schema checks");
+        (
+            super::super::server::generate(&schema),
+            super::super::client::generate(&schema),
+        )
+    }
+
+    #[test]
+    fn each_side_gets_the_members_of_its_role() {
+        let (server, client) = modules(
+            "option Casing = Snake\nstream S { From: Server, Type: Reliable, Per: Player, Data: u8 }\nstream C { From: Client, Type: Unreliable, Data: u8 }",
+        );
+        assert!(
+            server.contains("set = function(Player: Player, Value: number)"),
+            "{server}"
+        );
+        assert!(
+            server.contains("get = function(Player: Player): (number)? return IncomingStreams.U0.Values[Player] end,")
+        );
+        assert!(client.contains("on = function(Listener: (number) -> ()): () -> () return ConnectStream(IncomingStreams.R0, Listener, false) end,"));
+        assert!(client.contains("OutgoingStreamOf.U0 = NewOutgoingStream(false, false, 1)"));
+        assert!(server.contains("ReceiveStreamInOrder(IncomingStreams.U0, Player, Flush, Value)"));
+    }
+}

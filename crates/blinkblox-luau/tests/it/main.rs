@@ -1,0 +1,14 @@
+//! The integration tests of `blinkblox-luau`, one module per area.
+
+use std::path::PathBuf;
+
+mod datatypes;
+mod environment;
+mod remotes;
+mod scheduler;
+mod worlds;
+
+/// The repository's root: the fixtures, `examples/` and `benchmark/` are found from here.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}

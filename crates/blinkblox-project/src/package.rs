@@ -1,0 +1,421 @@
+//! `blinkblox package`: sync, then write the generated modules as a Wally package (folder and
+//! zip) built by `blinkblox-package` from the modules the lockfile records.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use blinkblox_package::{PackageFiles, PackageSpec, SchemaModules, archive, build, layout};
+
+use crate::lockfile::{self, Lockfile};
+use crate::manifest::{self, Manifest};
+use crate::plan::OutputFile;
+use crate::sync::{self, SyncError, SyncFlags, SyncOutcome};
+use crate::{ProjectError, paths, writer};
+
+/// Where the package goes when `--output` is not given, relative to the manifest.
+pub const DEFAULT_OUTPUT: &str = "dist";
+
+/// Reads and checks `manifest`'s `[package]` table.
+pub fn spec_of(manifest: &Manifest) -> Result<PackageSpec, ProjectError> {
+    let file = manifest
+        .path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| manifest::MANIFEST_NAME.to_string());
+    let Some(package) = &manifest.package else {
+        return Err(ProjectError::new(format!(
+            "{file}: there is no `[package]` table, so there is nothing to package"
+        ))
+        .with_help(
+            "add to blinkblox.toml:\n    [package]\n    name = \"your-scope/net\"\n    version = \"0.1.0\"\n    realm = \"shared\"",
+        ));
+    };
+    Ok(PackageSpec::check(
+        package,
+        &blinkblox_package::Locator::new(&file, &manifest.text),
+    )?)
+}
+
+/// What a sync's lockfile records about the package, for sync to call with the files it
+/// generated: `None` when the manifest has no `[package]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageRecord {
+    /// `scope/name`.
+    pub name: String,
+    pub version: String,
+    /// sha256 of the zip `blinkblox package` writes from these files.
+    pub sha256: String,
+}
+
+/// The package record for a sync that generated `files` into `output_dir`.
+pub fn record_for_sync(
+    manifest: &Manifest,
+    output_dir: &Path,
+    files: &[OutputFile],
+) -> Result<Option<PackageRecord>, ProjectError> {
+    if manifest.package.is_none() {
+        return Ok(None);
+    }
+    let spec = spec_of(manifest)?;
+    let mut by_folder: BTreeMap<String, SchemaModules> = BTreeMap::new();
+    for file in files {
+        let Some(rel) = paths::relative_to(&file.path, output_dir) else {
+            continue;
+        };
+        let rel = paths::slash(&rel);
+        let Some((folder, name)) = rel.rsplit_once('/') else {
+            continue;
+        };
+        by_folder
+            .entry(folder.to_string())
+            .or_insert_with(|| SchemaModules {
+                folder: folder.to_string(),
+                files: Vec::new(),
+            })
+            .files
+            .push((name.to_string(), file.contents.clone().into_bytes()));
+    }
+    let schemas: Vec<SchemaModules> = by_folder.into_values().map(sorted).collect();
+    let built = build(&spec, &schemas).map_err(|message| package_error(&spec, message))?;
+    Ok(Some(PackageRecord {
+        name: spec.full_name(),
+        version: spec.version.clone(),
+        sha256: built.zip_sha256(),
+    }))
+}
+
+fn sorted(mut schema: SchemaModules) -> SchemaModules {
+    schema.files.sort();
+    schema
+}
+
+fn package_error(spec: &PackageSpec, message: String) -> ProjectError {
+    ProjectError::new(format!(
+        "could not package {} {}: {message}",
+        spec.full_name(),
+        spec.version
+    ))
+}
+
+/// The modules the lockfile records, read back from disk. A file that differs from its
+/// recorded hash means the tree changed since the sync: an error, never a silent mix.
+pub fn schemas_from_lockfile(root: &Path, lock: &Lockfile) -> Result<Vec<SchemaModules>, ProjectError> {
+    let output = lock.output.trim_end_matches('/');
+    let mut schemas = Vec::new();
+    for schema in &lock.schemas {
+        let folder = if output.is_empty() || output == "." {
+            schema.folder.clone()
+        } else {
+            match schema
+                .folder
+                .strip_prefix(output)
+                .and_then(|rest| rest.strip_prefix('/'))
+            {
+                Some(rest) => rest.to_string(),
+                None => {
+                    return Err(ProjectError::new(format!(
+                        "blinkblox.lock: the schema folder `{}` is not inside the output `{}`",
+                        schema.folder, lock.output
+                    ))
+                    .with_help("run `blinkblox sync` to rewrite the lockfile"));
+                }
+            }
+        };
+        let mut files = Vec::new();
+        for output_file in &schema.outputs {
+            let Some(name) = output_file.path.rsplit('/').next() else {
+                continue;
+            };
+            let path = root.join(&output_file.path);
+            let bytes = std::fs::read(&path).map_err(|err| ProjectError::io("read", &path, &err))?;
+            if lockfile::content_hash(&bytes) != output_file.sha256 {
+                return Err(ProjectError::new(format!(
+                    "`{}` changed after `blinkblox sync` wrote it",
+                    output_file.path
+                ))
+                .with_help("run `blinkblox package` again (it syncs first), and do not edit generated modules"));
+            }
+            files.push((name.to_string(), bytes));
+        }
+        schemas.push(sorted(SchemaModules { folder, files }));
+    }
+    Ok(schemas)
+}
+
+/// `blinkblox package` options.
+#[derive(Debug, Clone, Default)]
+pub struct PackageOptions {
+    /// Folder for the package folder and zip; `None` means `<manifest folder>/dist`.
+    pub output: Option<PathBuf>,
+    /// Sync with `--locked`: fail instead of changing generated files or the lockfile.
+    pub locked: bool,
+}
+
+#[derive(Debug)]
+pub struct PackageOutcome {
+    pub sync: SyncOutcome,
+    pub spec: PackageSpec,
+    /// `<output>/<scope>_<name>@<version>/`.
+    pub folder: PathBuf,
+    /// `<output>/<scope>_<name>@<version>.zip`.
+    pub zip_path: PathBuf,
+    pub zip_len: usize,
+    pub zip_sha256: String,
+    /// Files in the package folder.
+    pub file_count: usize,
+    pub schema_count: usize,
+}
+
+#[derive(Debug)]
+pub enum PackageError {
+    /// The sync before packaging failed.
+    Sync(SyncError),
+    Project(ProjectError),
+}
+
+impl From<ProjectError> for PackageError {
+    fn from(err: ProjectError) -> PackageError {
+        PackageError::Project(err)
+    }
+}
+
+/// Syncs, then writes the package folder and zip. `[package]` is checked before the sync,
+/// so a bad name writes nothing.
+pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOutcome, PackageError> {
+    let spec = spec_of(&manifest)?;
+    let root = manifest.root.clone();
+    let output = options
+        .output
+        .clone()
+        .map(|dir| paths::normalize(&dir))
+        .unwrap_or_else(|| root.join(DEFAULT_OUTPUT));
+    writer::ensure_folder_not_in_packages(&output, &root)?;
+
+    let flags = SyncFlags {
+        locked: options.locked,
+        frozen: false,
+    };
+    let synced = sync::run(manifest, flags).result.map_err(PackageError::Sync)?;
+
+    let lock_path = root.join(lockfile::LOCKFILE_NAME);
+    let Some(lock) = Lockfile::read(&lock_path)? else {
+        return Err(ProjectError::new(format!("`{}` is missing after the sync", lock_path.display())).into());
+    };
+    let schemas = schemas_from_lockfile(&root, &lock)?;
+    let built = build(&spec, &schemas).map_err(|message| package_error(&spec, message))?;
+    // The sync recorded the zip these sources make; any other bytes would mean the build
+    // is not reproducible, and a published package could not be checked against the lock.
+    if let Some(recorded) = &lock.package
+        && (recorded.name != spec.full_name()
+            || recorded.version != spec.version
+            || recorded.sha256 != built.zip_sha256())
+    {
+        return Err(ProjectError::new(format!(
+            "blinkblox.lock records the package {} {} with zip sha256 {}, but the zip built now is {} {} with sha256 {}",
+            recorded.name,
+            recorded.version,
+            recorded.sha256,
+            spec.full_name(),
+            spec.version,
+            built.zip_sha256()
+        ))
+        .with_help("run `blinkblox sync` to refresh the lockfile; if this persists, please report it as a bug")
+        .into());
+    }
+    archive::check_size(built.zip.len(), &built.files).map_err(|message| {
+        package_error(&spec, message)
+            .with_help("split the schemas into several packages, or leave files out with `[package] exclude = [\"…\"]`")
+    })?;
+
+    let folder = output.join(built.folder_name());
+    let zip_path = output.join(built.zip_name());
+    write_folder(&folder, &built.files)?;
+    writer::write_atomic(&zip_path, &built.zip).map_err(|err| ProjectError::io("write", &zip_path, &err))?;
+    Ok(PackageOutcome {
+        sync: synced,
+        zip_len: built.zip.len(),
+        zip_sha256: built.zip_sha256(),
+        file_count: built.files.len(),
+        schema_count: schemas.len(),
+        spec,
+        folder,
+        zip_path,
+    })
+}
+
+/// Replaces the package folder with `files`: staged next to it, then renamed in, so the
+/// folder is never half-written. An existing folder is only replaced when it holds a
+/// `wally.toml` (a package this command wrote) and no file but those this command names
+/// (`is_package_file`): the modules of a schema since removed go, anything put there
+/// by hand stops it, with an error naming the files.
+fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError> {
+    if folder.exists() && !folder.join("wally.toml").is_file() {
+        return Err(ProjectError::new(format!(
+            "refusing to replace `{}`: it exists and is not a package folder (no wally.toml)",
+            folder.display()
+        ))
+        .with_help("move it away, or pass `--output <empty folder>`"));
+    }
+    if folder.exists() {
+        let foreign: Vec<String> = files_in(folder)?
+            .into_iter()
+            .filter(|rel| !is_package_file(folder, rel))
+            .collect();
+        if !foreign.is_empty() {
+            let shown: Vec<String> = foreign.iter().take(5).map(|rel| format!("`{rel}`")).collect();
+            let more = if foreign.len() > 5 {
+                format!(" and {} more", foreign.len() - 5)
+            } else {
+                String::new()
+            };
+            return Err(ProjectError::new(format!(
+                "refusing to replace `{}`: it holds {}{more}, which blinkblox package did not write",
+                folder.display(),
+                shown.join(", ")
+            ))
+            .with_help("move those files out: the package folder is rewritten whole on every `blinkblox package`"));
+        }
+    }
+    let name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let staging = folder.with_file_name(format!(".{name}.blinkblox-{}.tmp", std::process::id()));
+    let result = (|| -> Result<(), ProjectError> {
+        if staging.exists() {
+            std::fs::remove_dir_all(&staging).map_err(|err| ProjectError::io("remove", &staging, &err))?;
+        }
+        for (rel, contents) in files {
+            let path = staging.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|err| ProjectError::io("create", parent, &err))?;
+            }
+            std::fs::write(&path, contents).map_err(|err| ProjectError::io("write", &path, &err))?;
+        }
+        if folder.exists() {
+            std::fs::remove_dir_all(folder).map_err(|err| ProjectError::io("remove", folder, &err))?;
+        }
+        std::fs::rename(&staging, folder).map_err(|err| ProjectError::io("rename into", folder, &err))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    result
+}
+
+/// Whether `rel` is one of a package folder's own files: `wally.toml`,
+/// `default.project.json`, `src/init.luau`, a file the operating system leaves in folders it
+/// shows, or a schema's `Server`/`Client`/`Types` module under `src/` that carries the banner
+/// every generated module opens with. The banner is read because a module's name alone does
+/// not say who wrote it: `src/tools/Server.luau` may be somebody's own code.
+fn is_package_file(folder: &Path, rel: &str) -> bool {
+    if archive::REQUIRED_FILES.contains(&rel) {
+        return true;
+    }
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    if matches!(name, ".DS_Store" | "Thumbs.db" | "desktop.ini") {
+        return true;
+    }
+    let module = name
+        .strip_suffix(".luau")
+        .is_some_and(|side| layout::SIDES.contains(&side));
+    module
+        && rel.strip_prefix("src/").is_some_and(|inside| inside.contains('/'))
+        && has_generated_banner(&folder.join(rel))
+}
+
+/// Whether the file at `path` opens (within its first lines) with the banner BlinkBlox
+/// writes into every module (`module::is_banner`).
+fn has_generated_banner(path: &Path) -> bool {
+    use std::io::Read as _;
+    let mut opening = Vec::with_capacity(1024);
+    let read = std::fs::File::open(path).and_then(|file| file.take(1024).read_to_end(&mut opening));
+    read.is_ok()
+        && String::from_utf8_lossy(&opening)
+            .lines()
+            .take(12)
+            .any(blinkblox_codegen::luau::module::is_banner)
+}
+
+/// Every file below `folder`, `/`-separated and relative to it. A part that cannot be read
+/// is an error: what it holds cannot be told to be the package's.
+fn files_in(folder: &Path) -> Result<Vec<String>, ProjectError> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(folder) {
+        let entry = entry.map_err(|err| {
+            let path = err.path().unwrap_or(folder).to_path_buf();
+            ProjectError::new(format!(
+                "could not read `{}` to replace the package folder: {err}",
+                path.display()
+            ))
+            .with_help("check its permissions, or move the package folder away")
+        })?;
+        if entry.file_type().is_file()
+            && let Some(rel) = paths::relative_to(entry.path(), folder)
+        {
+            files.push(paths::slash(&rel));
+        }
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(package: &str) -> Manifest {
+        let text = format!("[schemas]\ninclude = [\"net/*.blink\"]\n[output]\npath = \"out\"\n{package}");
+        Manifest::parse(Path::new("/p/blinkblox.toml"), Path::new("/p"), text).expect("manifest")
+    }
+
+    fn outputs() -> Vec<OutputFile> {
+        [
+            "combat/Server.luau",
+            "combat/Client.luau",
+            "combat/Server.d.ts",
+            "chat/Client.luau",
+        ]
+        .iter()
+        .map(|rel| OutputFile {
+            path: Path::new("/p/out").join(rel),
+            contents: format!("-- {rel}\nreturn {{}}\n"),
+        })
+        .collect()
+    }
+
+    #[test]
+    fn the_sync_record_is_the_hash_of_the_zip_package_writes() {
+        let with = manifest("[package]\nname = \"studio/net\"\nversion = \"1.0.0\"\n");
+        let record = record_for_sync(&with, Path::new("/p/out"), &outputs())
+            .expect("record")
+            .expect("a [package] table");
+        assert_eq!((record.name.as_str(), record.version.as_str()), ("studio/net", "1.0.0"));
+
+        let spec = spec_of(&with).expect("spec");
+        let schemas = vec![
+            SchemaModules {
+                folder: "chat".into(),
+                files: vec![("Client.luau".into(), b"-- chat/Client.luau\nreturn {}\n".to_vec())],
+            },
+            SchemaModules {
+                folder: "combat".into(),
+                files: vec![
+                    ("Client.luau".into(), b"-- combat/Client.luau\nreturn {}\n".to_vec()),
+                    ("Server.d.ts".into(), b"-- combat/Server.d.ts\nreturn {}\n".to_vec()),
+                    ("Server.luau".into(), b"-- combat/Server.luau\nreturn {}\n".to_vec()),
+                ],
+            },
+        ];
+        let built = build(&spec, &schemas).expect("build");
+        assert_eq!(record.sha256, built.zip_sha256());
+        assert_eq!(record.sha256.len(), 64);
+
+        assert_eq!(
+            record_for_sync(&manifest(""), Path::new("/p/out"), &outputs()).expect("ok"),
+            None
+        );
+        let bad = manifest("[package]\nname = \"Studio/net\"\nversion = \"1.0.0\"\n");
+        let err = record_for_sync(&bad, Path::new("/p/out"), &outputs()).unwrap_err();
+        assert!(err.message.starts_with("blinkblox.toml:6: [package] name"), "{err}");
+    }
+}

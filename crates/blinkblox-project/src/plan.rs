@@ -1,0 +1,241 @@
+//! The plan of a sync: given what the compiler produced and what the previous lockfile
+//! recorded, which files to write, which to leave alone, which to remove, and what
+//! `--locked` objects to. Nothing here touches the disk except to read hashes.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Component, Path, PathBuf};
+
+use crate::lockfile::{self, LockedSchema, Lockfile};
+use crate::sync::Project;
+use crate::{ProjectError, paths, writer};
+use blinkblox_codegen::OutputKind;
+
+/// A generated file and where it goes.
+pub struct OutputFile {
+    pub path: PathBuf,
+    pub contents: String,
+}
+
+/// What a sync will do on disk.
+#[derive(Default)]
+pub struct Plan {
+    pub writes: Vec<OutputFile>,
+    /// Outputs whose file differs from what the lockfile recorded (edited by hand).
+    pub hand_edited: Vec<String>,
+    /// Outputs that do not exist yet.
+    pub missing: Vec<String>,
+    pub unchanged: usize,
+    /// Outputs to remove, each with the folder where pruning empty parents stops.
+    pub removals: Vec<(PathBuf, PathBuf)>,
+    pub warnings: Vec<String>,
+}
+
+/// Compares the generated files with the disk and the previous lockfile. A file at an
+/// output path that the previous lockfile does not record (and whose content differs) is a
+/// foreign file: an error, never an overwrite.
+pub fn plan(
+    project: &Project,
+    previous: Option<&Lockfile>,
+    lock: &Lockfile,
+    files: Vec<OutputFile>,
+) -> Result<Plan, ProjectError> {
+    let root = project.root();
+    let recorded: BTreeMap<&str, &str> = previous
+        .map(|lock| lock.outputs().map(|o| (o.path.as_str(), o.sha256.as_str())).collect())
+        .unwrap_or_default();
+    let mut plan = Plan::default();
+    // Emptied folders are pruned up to the output folder; when the output folder itself
+    // moved, the old one goes too once empty.
+    let prune_stop = match previous.map(|lock| paths::normalize(&root.join(&lock.output))) {
+        Some(old) if old != paths::normalize(&project.output_dir) => old.parent().map(Path::to_path_buf).unwrap_or(old),
+        _ => project.output_dir.clone(),
+    };
+    for file in files {
+        writer::ensure_not_in_packages(&file.path, root)?;
+        let rel = project.rel(&file.path);
+        let wanted = lockfile::content_hash(file.contents.as_bytes());
+        let on_disk = if file.path.is_dir() {
+            return Err(
+                ProjectError::new(format!("`{rel}` is a folder, but sync needs to write a module there"))
+                    .with_help("move that folder away"),
+            );
+        } else {
+            lockfile::file_hash(&file.path)
+        };
+        match (on_disk, recorded.get(rel.as_str())) {
+            (None, _) => {
+                plan.missing.push(rel);
+                plan.writes.push(file);
+            }
+            (Some(disk), _) if disk == wanted => plan.unchanged += 1,
+            (Some(disk), Some(&recorded_hash)) => {
+                if disk != recorded_hash {
+                    plan.warnings.push(format!(
+                        "`{rel}` was edited by hand; sync replaced it with the generated module"
+                    ));
+                    plan.hand_edited.push(rel);
+                }
+                plan.writes.push(file);
+            }
+            (Some(_), None) => {
+                return Err(ProjectError::new(format!(
+                    "`{rel}` already exists and blinkblox did not write it (it is not in blinkblox.lock)"
+                ))
+                .with_help(
+                    "sync never overwrites files it did not write: move or delete that file, or change `[output]`",
+                ));
+            }
+        }
+    }
+    let produced: BTreeSet<&str> = lock.outputs().map(|o| o.path.as_str()).collect();
+    let output_folders = removable_folders(project, previous);
+    for (&rel, &recorded_hash) in &recorded {
+        if produced.contains(rel) {
+            continue;
+        }
+        let path = paths::normalize(&root.join(rel));
+        // Only files that look like sync's own outputs, inside an output folder, are ever
+        // removed, whatever a (possibly hand-edited) lockfile claims: a lockfile naming
+        // `../elsewhere/Server.luau` or a game script must not make sync delete it.
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !is_output_name(&name) || paths::package_folder_in(&path, root).is_some() {
+            plan.warnings.push(format!(
+                "blinkblox.lock lists `{rel}` as an output, but sync never writes such a file; left it in place"
+            ));
+            continue;
+        }
+        if !output_folders
+            .iter()
+            .any(|folder| path.starts_with(folder) && path != *folder)
+        {
+            plan.warnings.push(format!(
+                "blinkblox.lock lists `{rel}` as an output, but it is outside the output folder, where sync never writes; left it in place"
+            ));
+            continue;
+        }
+        match lockfile::file_hash(&path) {
+            None => {}
+            Some(disk) if disk == recorded_hash => plan.removals.push((path, prune_stop.clone())),
+            Some(_) => plan.warnings.push(format!(
+                "`{rel}` is no longer generated but was edited by hand, so sync left it in place; delete it if it is not needed"
+            )),
+        }
+    }
+    Ok(plan)
+}
+
+/// Whether a file name is one sync gives an output (`Server.luau`, `Client.d.ts`, …).
+fn is_output_name(name: &str) -> bool {
+    OutputKind::ALL.iter().any(|kind| kind.file_name() == name)
+}
+
+/// The folders sync may remove outputs from: the output folder, and the previous
+/// lockfile's one when the project moved it — but only when that one is inside the project,
+/// since the lockfile is a file anyone can edit.
+fn removable_folders(project: &Project, previous: Option<&Lockfile>) -> Vec<PathBuf> {
+    let root = paths::normalize(project.root());
+    let mut folders = vec![paths::normalize(&project.output_dir)];
+    if let Some(previous) = previous {
+        let old = paths::normalize(&root.join(&previous.output));
+        let inside = paths::relative_to(&old, &root).is_some_and(|rel| {
+            rel.components()
+                .next()
+                .is_some_and(|first| first != Component::ParentDir)
+        });
+        if inside && !folders.contains(&old) {
+            folders.push(old);
+        }
+    }
+    folders
+}
+
+/// Everything `--locked` objects to, one line each.
+pub fn locked_problems(
+    project: &Project,
+    previous: Option<&Lockfile>,
+    lock: &Lockfile,
+    plan: &Plan,
+    lock_changes: bool,
+    frozen: bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    match previous {
+        None => problems.push(format!("`{}` is missing", lockfile::LOCKFILE_NAME)),
+        Some(previous) if lock_changes => problems.extend(lock_differences(previous, lock)),
+        Some(_) => {}
+    }
+    if lock_changes && problems.is_empty() {
+        problems.push(format!("`{}` would be rewritten", lockfile::LOCKFILE_NAME));
+    }
+    for rel in &plan.hand_edited {
+        problems.push(format!(
+            "`{rel}` was edited by hand (its hash differs from blinkblox.lock)"
+        ));
+    }
+    for write in &plan.writes {
+        let rel = project.rel(&write.path);
+        if !plan.hand_edited.contains(&rel) && !plan.missing.contains(&rel) {
+            problems.push(format!("`{rel}` is stale and would be rewritten"));
+        }
+    }
+    if frozen {
+        for rel in &plan.missing {
+            problems.push(format!("`{rel}` is missing and would be written"));
+        }
+    }
+    for (removal, _) in &plan.removals {
+        problems.push(format!(
+            "`{}` is no longer generated and would be removed",
+            project.rel(removal)
+        ));
+    }
+    problems
+}
+
+/// What changed between two lockfiles, in words.
+fn lock_differences(old: &Lockfile, new: &Lockfile) -> Vec<String> {
+    let mut out = Vec::new();
+    if old.compiler != new.compiler {
+        out.push(format!(
+            "the compiler changed from `{}` to `{}`",
+            old.compiler, new.compiler
+        ));
+    }
+    if old.manifest != new.manifest {
+        out.push("`blinkblox.toml` changed".to_string());
+    }
+    if old.package != new.package {
+        out.push("the Wally package (`[package]` or its modules) changed".to_string());
+    }
+    if old.output != new.output {
+        out.push(format!(
+            "the output folder moved from `{}` to `{}`",
+            old.output, new.output
+        ));
+    }
+    if old.rojo_project != new.rojo_project {
+        out.push("the Rojo project file changed".to_string());
+    }
+    let old_by_path: BTreeMap<&str, &LockedSchema> = old.schemas.iter().map(|s| (s.path.as_str(), s)).collect();
+    let new_by_path: BTreeMap<&str, &LockedSchema> = new.schemas.iter().map(|s| (s.path.as_str(), s)).collect();
+    for (path, schema) in &new_by_path {
+        match old_by_path.get(path) {
+            None => out.push(format!("schema `{path}` is new")),
+            Some(old_schema) if old_schema.sha256 != schema.sha256 => out.push(format!("schema `{path}` changed")),
+            Some(old_schema) if old_schema.imports != schema.imports => {
+                out.push(format!("an import of schema `{path}` changed"))
+            }
+            Some(old_schema) if old_schema != schema => out.push(format!("the outputs of schema `{path}` changed")),
+            Some(_) => {}
+        }
+    }
+    for path in old_by_path.keys() {
+        if !new_by_path.contains_key(path) {
+            out.push(format!("schema `{path}` was removed"));
+        }
+    }
+    out
+}

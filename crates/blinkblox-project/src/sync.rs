@@ -1,0 +1,557 @@
+//! `blinkblox sync`, the engine: manifest → schemas → compile → plan → write → lockfile.
+//!
+//! Sync plans everything before touching the disk, so a foreign file, a stale lock under
+//! `--locked` or a schema error stops it with nothing half-written. A sync with nothing to
+//! do is answered from hashes alone (see [`is_up_to_date`]), without compiling.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::lockfile::{self, FileHash, LockedPackage, LockedSchema, Lockfile};
+use crate::manifest::{Manifest, OutputLocation};
+use crate::plan::{OutputFile, locked_problems, plan};
+use crate::rojo::{self, RojoProject};
+use crate::schemas::{self, SchemaEntry};
+use crate::writer::{self, BeforeRename};
+use crate::{ProjectError, compile, paths};
+use blinkblox_codegen::luau::compiles;
+use blinkblox_codegen::{self as codegen, Targets};
+use blinkblox_schema::diagnostics::Diagnostic;
+use blinkblox_schema::source::SourceMap;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SyncFlags {
+    /// Fail (naming what changed) instead of changing the lockfile or a recorded output.
+    pub locked: bool,
+    /// `--locked`, and never write anything (a missing output is an error too).
+    pub frozen: bool,
+}
+
+/// A schema's diagnostics with the files they point into.
+#[derive(Debug, Clone)]
+pub struct SchemaReport {
+    pub rel_path: String,
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct SyncOutcome {
+    pub schema_count: usize,
+    /// Answered from hashes: nothing was compiled or written.
+    pub up_to_date: bool,
+    /// Outputs written (created or changed), relative to the manifest, `/`-separated.
+    pub written: Vec<String>,
+    pub unchanged: usize,
+    pub removed: Vec<String>,
+    pub lockfile_written: bool,
+    /// Project-level warnings (output not mapped by Rojo, hand edits overwritten, …).
+    pub warnings: Vec<String>,
+    /// Schemas that compiled with warnings.
+    pub reports: Vec<SchemaReport>,
+}
+
+#[derive(Debug, Clone)]
+pub enum SyncError {
+    Project(ProjectError),
+    /// At least one schema has errors; nothing was written.
+    Schemas {
+        reports: Vec<SchemaReport>,
+        failed: usize,
+        warnings: Vec<String>,
+    },
+    /// `--locked`/`--frozen` found something that would change; nothing was written.
+    Locked {
+        problems: Vec<String>,
+        frozen: bool,
+    },
+}
+
+impl From<ProjectError> for SyncError {
+    fn from(err: ProjectError) -> SyncError {
+        SyncError::Project(err)
+    }
+}
+
+/// The result of one sync, with the files it read (for `--watch`).
+#[derive(Debug)]
+pub struct SyncRun {
+    pub result: Result<SyncOutcome, SyncError>,
+    /// Manifest, project file, schemas and every import: a change to any means re-sync.
+    pub inputs: BTreeSet<PathBuf>,
+}
+
+/// The project as the manifest describes it, resolved against the disk.
+#[derive(Debug)]
+pub struct Project {
+    pub manifest: Manifest,
+    pub rojo: Option<RojoProject>,
+    /// The output folder (absolute or relative like `manifest.root`).
+    pub output_dir: PathBuf,
+    pub schemas: Vec<SchemaEntry>,
+    pub warnings: Vec<String>,
+}
+
+impl Project {
+    pub fn resolve(manifest: Manifest) -> Result<Project, ProjectError> {
+        let root = manifest.root.clone();
+        let rojo = match rojo::find_project(&root, manifest.rojo_project.as_deref())? {
+            Some(path) => Some(RojoProject::load(&path)?),
+            None => None,
+        };
+        let output_dir = match &manifest.output.location {
+            OutputLocation::Path(path) => paths::normalize(&root.join(path)),
+            OutputLocation::Instance(instance) => {
+                let Some(project) = &rojo else {
+                    return Err(ProjectError::new(format!(
+                        "`[output] instance = \"{instance}\"` needs a Rojo project, but there is no `default.project.json` next to `{}`",
+                        manifest.path.display()
+                    ))
+                    .with_help("set `[rojo] project = \"<file>.project.json\"`, or use `[output] path`"));
+                };
+                project.resolve_instance(instance)?
+            }
+        };
+        writer::ensure_folder_not_in_packages(&output_dir, &root)?;
+        let mut warnings = Vec::new();
+        if let Some(project) = &rojo
+            && project.instance_path_of(&output_dir)?.is_none()
+        {
+            warnings.push(format!(
+                "the output folder `{}` is not inside any folder `{}` maps into the DataModel, so Rojo will not sync the generated modules; map it with a `$path` or move `[output] path` under one",
+                paths::display_relative(&output_dir, &root),
+                paths::display_relative(&project.path, &root)
+            ));
+        }
+        let schemas = schemas::discover(&root, &manifest.schemas)?;
+        if schemas.is_empty() {
+            warnings.push(format!(
+                "no schema matches `[schemas] include` ({}) in `{}`",
+                manifest.schemas.include.join(", "),
+                paths::display_relative(&manifest.path, &root)
+            ));
+        }
+        if let Some(project) = &rojo
+            && let Some(pattern) = project.ignored_by(&output_dir)
+        {
+            warnings.push(format!(
+                "`{}` ignores the output folder `{}` (globIgnorePaths `{pattern}`), so Rojo will not sync the generated modules",
+                paths::display_relative(&project.path, &root),
+                paths::display_relative(&output_dir, &root)
+            ));
+        }
+        Ok(Project {
+            manifest,
+            rojo,
+            output_dir,
+            schemas,
+            warnings,
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.manifest.root
+    }
+
+    pub fn rel(&self, path: &Path) -> String {
+        paths::display_relative(path, self.root())
+    }
+
+    pub fn lockfile_path(&self) -> PathBuf {
+        self.root().join(lockfile::LOCKFILE_NAME)
+    }
+
+    fn schema_folder(&self, schema: &SchemaEntry) -> PathBuf {
+        self.output_dir.join(&schema.out_rel)
+    }
+
+    /// The project file, recorded in the lockfile when the output went through it.
+    fn locked_project_file(&self) -> Option<FileHash> {
+        match (&self.manifest.output.location, &self.rojo) {
+            (OutputLocation::Instance(_), Some(project)) => Some(FileHash {
+                path: self.rel(&project.path),
+                sha256: lockfile::file_hash(&project.path).unwrap_or_default(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Runs a sync of the project `manifest` describes.
+pub fn run(manifest: Manifest, flags: SyncFlags) -> SyncRun {
+    run_with(manifest, flags, &writer::no_hook)
+}
+
+/// [`run`] with a fault-injection point for every atomic write.
+pub fn run_with(manifest: Manifest, flags: SyncFlags, before_rename: BeforeRename<'_>) -> SyncRun {
+    let mut inputs = BTreeSet::new();
+    inputs.insert(manifest.path.clone());
+    let result = sync(manifest, flags, before_rename, &mut inputs);
+    SyncRun { result, inputs }
+}
+
+fn sync(
+    manifest: Manifest,
+    flags: SyncFlags,
+    before_rename: BeforeRename<'_>,
+    inputs: &mut BTreeSet<PathBuf>,
+) -> Result<SyncOutcome, SyncError> {
+    let project = Project::resolve(manifest)?;
+    if let Some(rojo) = &project.rojo {
+        inputs.insert(rojo.path.clone());
+    }
+    inputs.extend(project.schemas.iter().map(|schema| schema.path.clone()));
+    let lock_path = project.lockfile_path();
+    let previous = Lockfile::read(&lock_path)?;
+    if let Some(previous) = &previous {
+        for schema in &previous.schemas {
+            inputs.extend(schema.imports.iter().map(|import| project.root().join(&import.path)));
+        }
+        if is_up_to_date(&project, previous) {
+            return Ok(SyncOutcome {
+                schema_count: project.schemas.len(),
+                up_to_date: true,
+                unchanged: previous.outputs().count(),
+                warnings: project.warnings.clone(),
+                ..SyncOutcome::default()
+            });
+        }
+    }
+
+    let compiled = compile_all(&project, inputs)?;
+    let failed = compiled.iter().filter(|c| c.built.is_none()).count();
+    let reports: Vec<SchemaReport> = compiled
+        .iter()
+        .filter(|c| !c.report.diagnostics.is_empty())
+        .map(|c| c.report.clone())
+        .collect();
+    if failed > 0 {
+        return Err(SyncError::Schemas {
+            reports,
+            failed,
+            warnings: project.warnings.clone(),
+        });
+    }
+
+    let (lock, files) = build_lockfile(&project, compiled)?;
+    let plan = plan(&project, previous.as_ref(), &lock, files)?;
+    let lock_text = lock.render();
+    // A CRLF checkout of the same lockfile is the same lockfile.
+    let old_lock_text = std::fs::read_to_string(&lock_path)
+        .ok()
+        .map(|text| text.replace("\r\n", "\n"));
+    let lock_changes = old_lock_text.as_deref() != Some(lock_text.as_str());
+
+    if flags.locked || flags.frozen {
+        let problems = locked_problems(&project, previous.as_ref(), &lock, &plan, lock_changes, flags.frozen);
+        if !problems.is_empty() {
+            return Err(SyncError::Locked {
+                problems,
+                frozen: flags.frozen,
+            });
+        }
+    }
+
+    let mut outcome = SyncOutcome {
+        schema_count: project.schemas.len(),
+        unchanged: plan.unchanged,
+        reports,
+        warnings: project.warnings.clone(),
+        ..SyncOutcome::default()
+    };
+    outcome.warnings.extend(plan.warnings.iter().cloned());
+    for write in &plan.writes {
+        writer::ensure_not_in_packages(&write.path, project.root())?;
+        writer::write_atomic_with(&write.path, write.contents.as_bytes(), before_rename)
+            .map_err(|err| ProjectError::io("write", &write.path, &err))?;
+        outcome.written.push(project.rel(&write.path));
+    }
+    for (removal, stop) in &plan.removals {
+        writer::remove_output(removal, stop).map_err(|err| ProjectError::io("remove", removal, &err))?;
+        outcome.removed.push(project.rel(removal));
+    }
+    if lock_changes {
+        writer::write_atomic_with(&lock_path, lock_text.as_bytes(), before_rename)
+            .map_err(|err| ProjectError::io("write", &lock_path, &err))?;
+        outcome.lockfile_written = true;
+    }
+    Ok(outcome)
+}
+
+/// Whether the lockfile still describes the disk: same compiler, manifest and project
+/// file, the same schemas with the same contents and imports, every output as recorded.
+/// Reads and hashes files; compiles nothing.
+pub fn is_up_to_date(project: &Project, lock: &Lockfile) -> bool {
+    let root = project.root();
+    let same_file = |recorded: &FileHash| {
+        lockfile::file_hash(&root.join(&recorded.path)).as_deref() == Some(recorded.sha256.as_str())
+    };
+    if lock.compiler != lockfile::compiler_version()
+        || lock.manifest != lockfile::content_hash(project.manifest.text.as_bytes())
+        || lock.rojo_project != project.locked_project_file()
+        || lock.output != project.rel(&project.output_dir)
+        || lock.schemas.len() != project.schemas.len()
+    {
+        return false;
+    }
+    project.schemas.iter().zip(&lock.schemas).all(|(schema, locked)| {
+        locked.path == schema.rel_path
+            && locked.folder == project.rel(&project.schema_folder(schema))
+            && same_file(&FileHash {
+                path: locked.path.clone(),
+                sha256: locked.sha256.clone(),
+            })
+            && locked.imports.iter().all(same_file)
+            && locked.outputs.iter().all(same_file)
+    })
+}
+
+/// One schema after the front end and the code generator.
+struct Compiled {
+    report: SchemaReport,
+    /// Its lockfile entry and generated files; `None` when the schema has errors.
+    built: Option<(LockedSchema, Vec<OutputFile>)>,
+    imports: Vec<PathBuf>,
+}
+
+/// Checks and generates every schema, on as many threads as there are cores (each schema
+/// is independent), keeping the schemas' order.
+fn compile_all(project: &Project, inputs: &mut BTreeSet<PathBuf>) -> Result<Vec<Compiled>, ProjectError> {
+    let schemas = &project.schemas;
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 8)
+        .min(schemas.len().max(1));
+    let chunk_size = schemas.len().div_ceil(workers).max(1);
+    let results: Vec<Result<Vec<Compiled>, ProjectError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = schemas
+            .chunks(chunk_size)
+            .map(|chunk| scope.spawn(move || chunk.iter().map(|entry| compile_one(project, entry)).collect()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|_| Err(ProjectError::new("internal error: a compiler thread panicked")))
+            })
+            .collect()
+    });
+    let mut compiled = Vec::with_capacity(schemas.len());
+    for result in results {
+        compiled.extend(result?);
+    }
+    for item in &compiled {
+        inputs.extend(item.imports.iter().cloned());
+    }
+    Ok(compiled)
+}
+
+fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, ProjectError> {
+    let manifest_name = project.rel(&project.manifest.path);
+    let mut output = compile::check_schema(&entry.path, &manifest_name, &project.manifest.options, &entry.out_rel)?;
+    // `build` reads the sources and imports, not the diagnostics.
+    let mut diagnostics = std::mem::take(&mut output.diagnostics);
+    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
+    let built = match &output.schema {
+        Some(schema) if !has_errors => match build(project, entry, schema, &output) {
+            Ok(built) => Some(built),
+            Err(rejected) => {
+                diagnostics.push(*rejected);
+                None
+            }
+        },
+        _ => None,
+    };
+    Ok(Compiled {
+        built,
+        imports: output.imports,
+        report: SchemaReport {
+            rel_path: entry.rel_path.clone(),
+            sources: output.sources,
+            diagnostics,
+        },
+    })
+}
+
+/// Generates a checked schema's files and its lockfile entry. Hashes are taken from the
+/// text the compiler read, so an edit racing the sync cannot end up recorded as compiled.
+/// A module Luau's compiler would reject is an error on the schema (`compiles`).
+fn build(
+    project: &Project,
+    entry: &SchemaEntry,
+    schema: &blinkblox_schema::model::Schema,
+    checked: &compile::Checked,
+) -> Result<(LockedSchema, Vec<OutputFile>), Box<Diagnostic>> {
+    let root = project.root();
+    let folder = project.schema_folder(entry);
+    let targets = Targets {
+        types: project.manifest.output.types || schema.options.types_output.is_some(),
+        typescript: project.manifest.output.typescript || schema.options.typescript,
+    };
+    let mut files = Vec::new();
+    let mut outputs = Vec::new();
+    let generated = codegen::generate(schema, targets);
+    if let Some(rejected) = compiles::check(schema, &generated) {
+        return Err(Box::new(rejected));
+    }
+    for generated in generated {
+        let path = folder.join(generated.kind.file_name());
+        outputs.push(FileHash {
+            path: project.rel(&path),
+            sha256: lockfile::content_hash(generated.contents.as_bytes()),
+        });
+        files.push(OutputFile {
+            path,
+            contents: generated.contents,
+        });
+    }
+    let hash_of = |path: &Path| {
+        checked
+            .sources
+            .files()
+            .iter()
+            .find(|file| paths::normalize(&file.path) == *path)
+            .map(|file| lockfile::content_hash(file.text.as_bytes()))
+            .or_else(|| lockfile::file_hash(path))
+            .unwrap_or_default()
+    };
+    let mut imports: Vec<FileHash> = checked
+        .imports
+        .iter()
+        .map(|path| FileHash {
+            path: paths::display_relative(path, root),
+            sha256: hash_of(path),
+        })
+        .collect();
+    imports.sort();
+    imports.dedup();
+    outputs.sort();
+    let locked = LockedSchema {
+        path: entry.rel_path.clone(),
+        sha256: hash_of(&paths::normalize(&entry.path)),
+        folder: project.rel(&folder),
+        imports,
+        outputs,
+        options: compile::effective_options(&schema.options),
+    };
+    Ok((locked, files))
+}
+
+/// The new lockfile and every file to write. With a `[package]` table the Wally package's
+/// hash is recorded too, so `--locked` notices a package change (a `[package]` Wally would
+/// reject is an error, like any bad manifest value).
+fn build_lockfile(project: &Project, compiled: Vec<Compiled>) -> Result<(Lockfile, Vec<OutputFile>), ProjectError> {
+    let mut files = Vec::new();
+    let mut schemas = Vec::new();
+    for (locked, outputs) in compiled.into_iter().filter_map(|item| item.built) {
+        schemas.push(locked);
+        files.extend(outputs);
+    }
+    let package =
+        crate::package::record_for_sync(&project.manifest, &project.output_dir, &files)?.map(|record| LockedPackage {
+            name: record.name,
+            version: record.version,
+            sha256: record.sha256,
+        });
+    let lock = Lockfile {
+        compiler: lockfile::compiler_version(),
+        manifest: lockfile::content_hash(project.manifest.text.as_bytes()),
+        output: project.rel(&project.output_dir),
+        rojo_project: project.locked_project_file(),
+        package,
+        schemas,
+    };
+    Ok((lock, files))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    fn copy_dir(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("mkdir");
+        for entry in std::fs::read_dir(from).expect("list") {
+            let entry = entry.expect("entry");
+            let target = to.join(entry.file_name());
+            if entry.file_type().expect("type").is_dir() {
+                copy_dir(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), &target).expect("copy");
+            }
+        }
+    }
+
+    #[test]
+    fn a_failed_rename_leaves_the_previous_outputs_and_lockfile_intact() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = temp.path().join("basic");
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/basic"),
+            &dir,
+        );
+        let load = || Manifest::load(&dir.join("blinkblox.toml")).expect("manifest");
+        run(load(), SyncFlags::default()).result.expect("first sync");
+        let server = dir.join("src/shared/Net/chat/Server.luau");
+        let client = dir.join("src/shared/Net/chat/Client.luau");
+        let old_client = std::fs::read_to_string(&client).expect("read");
+        let old_lock = std::fs::read_to_string(dir.join("blinkblox.lock")).expect("read");
+
+        let schema = dir.join("net/chat.blink");
+        let edited = std::fs::read_to_string(&schema).expect("read")
+            + "\nevent Whisper {\n    From: Client,\n    Type: Reliable,\n    Call: ManyAsync,\n    Data: string,\n}\n";
+        std::fs::write(&schema, edited).expect("edit");
+
+        // The first staged file (Server.luau) goes through; the crash hits the second.
+        let renames = Cell::new(0);
+        let crash_on_second = |_: &Path| {
+            renames.set(renames.get() + 1);
+            if renames.get() == 2 {
+                Err(std::io::Error::other("disk full"))
+            } else {
+                Ok(())
+            }
+        };
+        let failed = run_with(load(), SyncFlags::default(), &crash_on_second).result;
+        match failed {
+            Err(SyncError::Project(err)) => assert!(
+                err.message.contains("Client.luau") && err.message.contains("disk full"),
+                "{err}"
+            ),
+            other => panic!("expected a write error, got {other:?}"),
+        }
+        assert_eq!(
+            std::fs::read_to_string(&client).expect("read"),
+            old_client,
+            "the previous output is intact"
+        );
+        assert!(std::fs::read_to_string(&server).expect("read").contains("Whisper"));
+        assert_eq!(
+            std::fs::read_to_string(dir.join("blinkblox.lock")).expect("read"),
+            old_lock
+        );
+        let stray: Vec<_> = walkdir::WalkDir::new(&dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(stray.is_empty(), "temporary files left: {stray:?}");
+
+        // --locked sees the half-done sync; a plain sync finishes it.
+        let locked = run(
+            load(),
+            SyncFlags {
+                locked: true,
+                frozen: false,
+            },
+        )
+        .result;
+        assert!(matches!(locked, Err(SyncError::Locked { .. })), "{locked:?}");
+        let outcome = run(load(), SyncFlags::default()).result.expect("recovering sync");
+        assert_eq!(outcome.written, vec!["src/shared/Net/chat/Client.luau".to_string()]);
+        assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+        assert!(std::fs::read_to_string(&client).expect("read").contains("Whisper"));
+    }
+}

@@ -1,0 +1,150 @@
+//! Putting files on disk safely: atomic writes (a temporary file next to the target, then a
+//! rename, so `rojo serve` and a crash never see half a module), removal of files sync
+//! wrote before, and the rule that nothing goes inside Wally's folders.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::ProjectError;
+use crate::paths;
+
+/// Called after the temporary file is complete and before it is renamed over the target.
+/// Production code passes [`no_hook`]; tests inject failures here to simulate a crash or a
+/// full disk at the worst moment.
+pub type BeforeRename<'a> = &'a dyn Fn(&Path) -> io::Result<()>;
+
+pub fn no_hook(_: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+/// The temporary file used while writing `path`: hidden, next to it (same file system, so
+/// the rename is atomic), and unique to this process.
+fn temp_path_for(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.blinkblox-{}.tmp", std::process::id()))
+}
+
+/// Writes `contents` to `path` atomically, creating parent folders.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, contents, &no_hook)
+}
+
+pub fn write_atomic_with(path: &Path, contents: &[u8], before_rename: BeforeRename<'_>) -> io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let temp = temp_path_for(path);
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(contents)?;
+        file.flush()?;
+        drop(file);
+        before_rename(&temp)?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Refuses any path inside `Packages/`, `ServerPackages/` or `DevPackages/` under `root`.
+pub fn ensure_not_in_packages(path: &Path, root: &Path) -> Result<(), ProjectError> {
+    refuse_packages(path, "", root)
+}
+
+/// Refuses an output folder inside (or being) one of the package folders.
+pub fn ensure_folder_not_in_packages(folder: &Path, root: &Path) -> Result<(), ProjectError> {
+    refuse_packages(folder, "into the output folder ", root)
+}
+
+fn refuse_packages(path: &Path, what: &str, root: &Path) -> Result<(), ProjectError> {
+    match paths::package_folder_in(path, root) {
+        Some(folder) => Err(ProjectError::new(format!(
+            "refusing to write {what}`{}`: it is inside `{folder}/`, which `wally install` deletes",
+            paths::display_relative(path, root)
+        ))
+        .with_help("point `[output]` in blinkblox.toml at a folder of your own, e.g. `src/shared/Net`")),
+        None => Ok(()),
+    }
+}
+
+/// Removes a file sync wrote earlier, then every folder above it that became empty, up to
+/// (not including) `stop`.
+pub fn remove_output(path: &Path, stop: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+        Err(err) => return Err(err),
+    }
+    let mut dir = path.parent();
+    while let Some(current) = dir {
+        if !paths::is_inside(current, stop) || paths::normalize(current) == paths::normalize(stop) {
+            break;
+        }
+        // `remove_dir` only succeeds on an empty folder: anything else stays.
+        if std::fs::remove_dir(current).is_err() {
+            break;
+        }
+        dir = current.parent();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_between_write_and_rename_keeps_the_previous_file() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let target = temp.path().join("Net/combat/Server.luau");
+        write_atomic(&target, b"-- version 1\n").expect("first write");
+
+        let crash = |staged: &Path| {
+            // The new content is fully staged next to the target when the failure hits.
+            assert_eq!(std::fs::read(staged).expect("staged"), b"-- version 2\n");
+            Err(io::Error::other("simulated crash before rename"))
+        };
+        let err = write_atomic_with(&target, b"-- version 2\n", &crash).unwrap_err();
+        assert_eq!(err.to_string(), "simulated crash before rename");
+        assert_eq!(std::fs::read(&target).expect("read"), b"-- version 1\n");
+        let leftovers: Vec<_> = std::fs::read_dir(target.parent().expect("parent"))
+            .expect("list")
+            .map(|entry| entry.expect("entry").file_name())
+            .collect();
+        assert_eq!(
+            leftovers,
+            vec![std::ffi::OsString::from("Server.luau")],
+            "no temporary file is left behind"
+        );
+
+        write_atomic(&target, b"-- version 2\n").expect("second write");
+        assert_eq!(std::fs::read(&target).expect("read"), b"-- version 2\n");
+    }
+
+    #[test]
+    fn removal_prunes_only_empty_folders_below_the_output() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let out = temp.path().join("Net");
+        write_atomic(&out.join("a/Server.luau"), b"x").expect("write");
+        write_atomic(&out.join("b/Server.luau"), b"x").expect("write");
+        write_atomic(&out.join("b/Notes.md"), b"mine").expect("write");
+        remove_output(&out.join("a/Server.luau"), &out).expect("remove");
+        remove_output(&out.join("b/Server.luau"), &out).expect("remove");
+        assert!(!out.join("a").exists());
+        assert!(out.join("b/Notes.md").exists());
+        assert!(out.exists());
+    }
+
+    #[test]
+    fn package_folders_are_refused() {
+        let root = Path::new("/game");
+        let err = ensure_not_in_packages(Path::new("/game/Packages/Net/Server.luau"), root).unwrap_err();
+        assert!(err.message.contains("inside `Packages/`"), "{err}");
+        assert!(ensure_not_in_packages(Path::new("/game/src/Net/Server.luau"), root).is_ok());
+    }
+}

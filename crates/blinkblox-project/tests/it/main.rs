@@ -1,0 +1,10 @@
+//! The integration tests of `blinkblox-project`, one module per area.
+
+use std::path::PathBuf;
+
+mod package_runtime;
+
+/// The repository's root: the fixtures, `examples/` and `benchmark/` are found from here.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}

@@ -1,0 +1,80 @@
+//! Diagnostics: what the compiler says about a schema, and how it is shown.
+//!
+//! Codes are stable and grouped by phase so users (and golden tests) can rely on them:
+//! - `E1xxx` lexer, `E2xxx` parser, `E3xxx` names, types and imports,
+//!   `E4xxx` options, declarations and limits (events, functions, streams, wire layout);
+//! - `W` + the same ranges for warnings.
+//!
+//! Rendering (rustc-style text and JSON lines) lives in the submodules.
+
+pub mod json;
+pub mod render;
+
+use crate::source::Span;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A labelled span: the primary label says what is wrong here, secondary ones give
+/// context ("first declared here").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// A stable code such as `E3007`.
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub primary: Label,
+    pub secondary: Vec<Label>,
+    /// Help lines: how to fix it.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            primary: Label {
+                span,
+                message: label.into(),
+            },
+            secondary: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn warning(code: &'static str, message: impl Into<String>, span: Span, label: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message, span, label)
+        }
+    }
+
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.secondary.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}

@@ -1,0 +1,316 @@
+//! Reading schema files and following their imports.
+//!
+//! The loader reads the root file, parses it, and for every `import` (at any scope
+//! depth) finds the imported file (`path`, `path.txt`, `path.blink`, as Blink does),
+//! parses it once however often it is imported, and reports missing files and import
+//! cycles at the `import` that causes them.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use crate::ast::{self, Item};
+use crate::codes;
+use crate::diagnostics::Diagnostic;
+use crate::parser;
+use crate::source::{FileId, SourceFile, SourceMap, Span};
+
+/// Imports nested deeper than this are reported rather than followed.
+const MAX_IMPORT_DEPTH: usize = 32;
+/// Files larger than this are refused before lexing.
+const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// One parsed file.
+#[derive(Debug)]
+pub struct Module {
+    pub file: FileId,
+    pub ast: ast::File,
+}
+
+/// Every file of a schema, parsed, with each import resolved to its module.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub modules: Vec<Module>,
+    /// `(importing file, start of the import's path span)` → the imported module, or
+    /// `None` when it could not be loaded (the error is already reported).
+    pub imports: HashMap<(FileId, u32), Option<usize>>,
+    /// The root module (the file being checked), when it could be read.
+    pub root: Option<usize>,
+}
+
+pub struct Loader<'a> {
+    pub sources: &'a mut SourceMap,
+    pub diagnostics: &'a mut Vec<Diagnostic>,
+    loaded: Loaded,
+    /// Canonical path → module, so a file imported twice is parsed once.
+    by_path: HashMap<PathBuf, usize>,
+}
+
+impl<'a> Loader<'a> {
+    pub fn new(sources: &'a mut SourceMap, diagnostics: &'a mut Vec<Diagnostic>) -> Loader<'a> {
+        Loader {
+            sources,
+            diagnostics,
+            loaded: Loaded::default(),
+            by_path: HashMap::new(),
+        }
+    }
+
+    pub fn finish(self) -> Loaded {
+        self.loaded
+    }
+
+    /// Reads and loads the root file from disk.
+    pub fn load_root_file(&mut self, path: &Path) {
+        let name = display_name(path);
+        match read_source(path) {
+            Ok(text) => self.load_root_text(path, name, text),
+            Err(problem) => {
+                let file = self
+                    .sources
+                    .add(SourceFile::new(path.to_path_buf(), name.clone(), String::new()));
+                let message = match &problem {
+                    ReadProblem::Io(error) => format!("cannot read `{name}`: {error}"),
+                    ReadProblem::TooLarge(bytes) => {
+                        format!("`{name}` is {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)")
+                    }
+                };
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::UNREADABLE_FILE,
+                        message,
+                        Span::new(file, 0, 0),
+                        "could not read this file",
+                    )
+                    .with_note(problem.fix()),
+                );
+            }
+        }
+    }
+
+    /// Loads a root file whose text is already known (it may still import from disk,
+    /// relative to `path`).
+    pub fn load_root_text(&mut self, path: &Path, name: String, text: SourceText) {
+        let module = self.load_text(path.to_path_buf(), name, text, &mut Vec::new());
+        self.loaded.root = Some(module);
+        if let Ok(canonical) = path.canonicalize() {
+            self.by_path.insert(canonical, module);
+        }
+    }
+
+    /// Adds the file, parses it and follows its imports. `chain` is the canonical
+    /// paths of the files importing this one (for cycle detection).
+    fn load_text(&mut self, path: PathBuf, name: String, text: SourceText, chain: &mut Vec<PathBuf>) -> usize {
+        let (text, bad_utf8_at) = match text {
+            SourceText::Text(text) => (text, None),
+            SourceText::Bytes(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => (text, None),
+                Err(error) => {
+                    let valid = error.utf8_error().valid_up_to();
+                    (String::from_utf8_lossy(error.as_bytes()).into_owned(), Some(valid))
+                }
+            },
+        };
+        let file = self.sources.add(SourceFile::new(path.clone(), name, text));
+        let source = self.sources.get(file);
+        let module_ast = if let Some(offset) = bad_utf8_at {
+            let end = source.text[offset..]
+                .chars()
+                .next()
+                .map_or(offset, |c| offset + c.len_utf8());
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::NOT_UTF8,
+                    format!("`{}` is not valid UTF-8", source.name),
+                    Span::new(file, offset, end),
+                    "this byte is not UTF-8",
+                )
+                .with_note("save the schema as UTF-8 text"),
+            );
+            ast::File::default()
+        } else {
+            let (module_ast, diagnostics) = parser::parse(file, &source.text);
+            self.diagnostics.extend(diagnostics);
+            module_ast
+        };
+        let index = self.loaded.modules.len();
+        self.loaded.modules.push(Module { file, ast: module_ast });
+        let mut imports = Vec::new();
+        collect_imports(&self.loaded.modules[index].ast.items, &mut imports);
+        if !imports.is_empty() {
+            let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+            chain.push(canonical);
+            for import in imports {
+                let target = self.load_import(&path, &import, chain);
+                self.loaded.imports.insert((file, import.path_span.start), target);
+            }
+            chain.pop();
+        }
+        index
+    }
+
+    fn load_import(&mut self, importer: &Path, import: &ast::ImportItem, chain: &mut Vec<PathBuf>) -> Option<usize> {
+        let base = importer.parent().unwrap_or(Path::new(""));
+        let written = Path::new(&import.path);
+        let joined = if written.is_absolute() {
+            written.to_path_buf()
+        } else {
+            base.join(written)
+        };
+        let candidates = [
+            joined.clone(),
+            append_extension(&joined, "txt"),
+            append_extension(&joined, "blink"),
+        ];
+        let Some(found) = candidates.iter().find(|candidate| candidate.is_file()) else {
+            let tried: Vec<String> = candidates.iter().map(|c| display_name(&normalize(c))).collect();
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::IMPORT_NOT_FOUND,
+                    format!("cannot find the imported file `{}`", import.path),
+                    import.path_span,
+                    "no such file",
+                )
+                .with_note(format!("looked for {}", tried.join(", ")))
+                .with_note("import paths are relative to the importing file's folder"),
+            );
+            return None;
+        };
+        let canonical = found.canonicalize().unwrap_or_else(|_| found.clone());
+        if let Some(position) = chain.iter().position(|p| *p == canonical) {
+            let mut names: Vec<String> = chain[position..].iter().map(|p| display_name(p)).collect();
+            names.push(display_name(&canonical));
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::IMPORT_CYCLE,
+                    format!("import cycle: {}", names.join(" → ")),
+                    import.span,
+                    "this import closes the cycle",
+                )
+                .with_note("files cannot import each other; move what they share into a third file both import"),
+            );
+            return None;
+        }
+        if let Some(&module) = self.by_path.get(&canonical) {
+            return Some(module);
+        }
+        if chain.len() >= MAX_IMPORT_DEPTH {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::IMPORT_TOO_DEEP,
+                    format!("imports nested more than {MAX_IMPORT_DEPTH} files deep"),
+                    import.span,
+                    "too deep",
+                )
+                .with_note("import the shared files from fewer levels"),
+            );
+            return None;
+        }
+        let name = display_name(&normalize(found));
+        let text = match read_source(found) {
+            Ok(text) => text,
+            Err(problem) => {
+                let detail = match &problem {
+                    ReadProblem::Io(error) => error.to_string(),
+                    ReadProblem::TooLarge(bytes) => {
+                        format!("{bytes} bytes is more than a schema can be ({MAX_FILE_BYTES} bytes)")
+                    }
+                };
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::IMPORT_UNREADABLE,
+                        format!("cannot read the imported file `{name}`: {detail}"),
+                        import.path_span,
+                        "imported here",
+                    )
+                    .with_note(problem.fix()),
+                );
+                return None;
+            }
+        };
+        let module = self.load_text(found.clone(), name, text, chain);
+        self.by_path.insert(canonical, module);
+        Some(module)
+    }
+}
+
+/// Raw file contents; UTF-8 is checked when the file is added (so the error can point
+/// into it).
+pub enum SourceText {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+/// Why a file could not be read. (UTF-8 is checked later, so the error can point at
+/// the offending byte.)
+enum ReadProblem {
+    Io(std::io::Error),
+    TooLarge(u64),
+}
+
+impl ReadProblem {
+    fn fix(&self) -> &'static str {
+        match self {
+            ReadProblem::Io(_) => "check that the path exists and is a readable file",
+            ReadProblem::TooLarge(_) => "split the schema into smaller files that import each other",
+        }
+    }
+}
+
+fn read_source(path: &Path) -> Result<SourceText, ReadProblem> {
+    let metadata = std::fs::metadata(path).map_err(ReadProblem::Io)?;
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(ReadProblem::TooLarge(metadata.len()));
+    }
+    std::fs::read(path).map(SourceText::Bytes).map_err(ReadProblem::Io)
+}
+
+fn collect_imports(items: &[Item], out: &mut Vec<ast::ImportItem>) {
+    for item in items {
+        match item {
+            Item::Import(import) => out.push(import.clone()),
+            Item::Scope(scope) => collect_imports(&scope.items, out),
+            _ => {}
+        }
+    }
+}
+
+fn append_extension(path: &Path, extension: &str) -> PathBuf {
+    let mut text = path.as_os_str().to_os_string();
+    text.push(".");
+    text.push(extension);
+    PathBuf::from(text)
+}
+
+/// Removes `.` and resolves `..` lexically, so `a/./b/../c` shows as `a/c`.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let last_is_normal = matches!(out.components().next_back(), Some(Component::Normal(_)));
+                if last_is_normal {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The name a file is shown under: relative to the working directory when it is
+/// inside it, as given otherwise, always with `/` separators.
+pub fn display_name(path: &Path) -> String {
+    let normalized = normalize(path);
+    let shown = match std::env::current_dir() {
+        Ok(cwd) if normalized.is_absolute() => normalized
+            .strip_prefix(&cwd)
+            .map(Path::to_path_buf)
+            .unwrap_or(normalized),
+        _ => normalized,
+    };
+    shown.to_string_lossy().replace('\\', "/")
+}

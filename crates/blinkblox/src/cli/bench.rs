@@ -1,0 +1,358 @@
+//! `blinkblox bench [NAME…] [--download] [--update] [--run] [--tools a,b] [--frames N]
+//! [--native|--interpreted] [--local] [--registry-url URL] [--github-url URL] [--source NAME=PATH]…`
+//!
+//! `--download`/`--update` fetch the competitors; `--run` (the default without them) runs the
+//! Luau harness and writes benchmark/Benchmarks.md; both together download, then run.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use blinkblox_bench::BenchError;
+use blinkblox_bench::download::HttpOptions;
+use blinkblox_bench::install::{self, DownloadOptions, Outcome};
+use blinkblox_bench::place::{build_place, probe_needs_studio, run_in_studio};
+use blinkblox_bench::resolve::Endpoints;
+use blinkblox_bench::run_suite::{SuiteOptions, run_suite};
+use blinkblox_bench::run_upstream::upstream_dir;
+use blinkblox_bench::run_zap::find_zap;
+use blinkblox_luau::Mode;
+
+/// Timed frames a runtime row runs by default, as on the seed page.
+const DEFAULT_FRAMES: u32 = 200;
+use crate::cli::EXIT_USER_ERROR;
+
+/// Download, patch and run every competitor; write benchmark/Benchmarks.md.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Benchmarks or groups to run (Runtime, Scenarios, Rivals, Performance, Booleans, …); all when none.
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Fetch every tool of benchmark/tools.toml (exactly what benchmark/tools.lock names, when it exists).
+    #[arg(long)]
+    pub download: bool,
+    /// Resolve every tool again, ignoring the lock, and rewrite it (implies --download).
+    #[arg(long)]
+    pub update: bool,
+    /// Run the benchmarks and write benchmark/Benchmarks.md (the default without --download).
+    #[arg(long)]
+    pub run: bool,
+    /// Only these tools, comma-separated (e.g. `--tools blink,zap`).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub tools: Vec<String>,
+    /// Frames per benchmark row.
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u32>,
+    /// Only natively compiled rows.
+    #[arg(long, conflicts_with = "interpreted")]
+    pub native: bool,
+    /// Only interpreted rows.
+    #[arg(long)]
+    pub interpreted: bool,
+    /// Benchmark this checkout's compiler rather than the locked release.
+    #[arg(long)]
+    pub local: bool,
+    /// Base URL of the Wally registry API (default https://api.wally.run).
+    #[arg(long, value_name = "URL")]
+    pub registry_url: Option<String>,
+    /// Base URL for GitHub archives, releases and API (default https://github.com and https://api.github.com).
+    #[arg(long, value_name = "URL")]
+    pub github_url: Option<String>,
+    /// Take a tool from a local folder or checkout instead of downloading it (repeatable).
+    #[arg(long = "source", value_name = "NAME=PATH", value_parser = parse_source)]
+    pub sources: Vec<(String, PathBuf)>,
+    /// Network timeout in seconds: connecting, and waiting for any response data
+    /// [env: BLINKBLOX_BENCH_TIMEOUT] [default: 30].
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Retries of a failed request (connection error, timeout, 5xx, cut-short download)
+    /// [env: BLINKBLOX_BENCH_RETRIES] [default: 3].
+    #[arg(long, value_name = "N")]
+    pub retries: Option<u32>,
+    /// Build a Roblox place holding the harness, the generated modules and every downloaded tool.
+    #[arg(long, value_name = "OUT.rbxl")]
+    pub place: Option<PathBuf>,
+    /// Build the place (benchmark/Benchmark.rbxl unless --place) and run it in Studio through run-in-roblox.
+    /// After the benches its Probe prints `[probe] largest unreliable payload delivered server→client: N bytes
+    /// (M of K tries at that size)`, the same client→server, and `[probe] finished` (sizes are buffer lengths).
+    #[arg(long)]
+    pub studio: bool,
+    /// Write the report here instead of benchmark/Benchmarks.md.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The benchmark folder (default: `benchmark/` in this folder or the nearest one above holding
+    /// benchmark/tools.toml).
+    #[arg(long, value_name = "DIR")]
+    pub bench_dir: Option<PathBuf>,
+}
+
+fn parse_source(text: &str) -> Result<(String, PathBuf), String> {
+    match text.split_once('=') {
+        Some((name, path)) if !name.trim().is_empty() && !path.trim().is_empty() => {
+            Ok((name.trim().to_string(), PathBuf::from(path.trim())))
+        }
+        _ => Err(format!("`{text}` is not NAME=PATH (e.g. --source bytenet=../ByteNet)")),
+    }
+}
+
+pub fn run(args: BenchArgs) -> ExitCode {
+    let wants_place = args.place.is_some() || args.studio;
+    // Probe measures Roblox itself: it is in the Studio place, and a `--run` cannot do it.
+    let probe_only = !args.names.is_empty() && args.names.iter().all(|name| name.trim().eq_ignore_ascii_case("probe"));
+    if probe_only && !wants_place {
+        eprintln!("error: {}", probe_needs_studio());
+        return ExitCode::from(EXIT_USER_ERROR);
+    }
+    let wants_run = !probe_only
+        && (args.run
+            || !(args.download || args.update || wants_place)
+            || !args.names.is_empty()
+            || args.frames.is_some()
+            || args.native
+            || args.interpreted
+            || args.local);
+    let wants_download = args.download || args.update;
+    if wants_download && wants_run {
+        // Checked before downloading so that nothing is fetched for a run that cannot happen.
+        if let Err(err) = find_bench_dir(args.bench_dir.as_deref()).and_then(|dir| check_harness(&dir)) {
+            eprintln!("error: {err}");
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
+    }
+    if wants_download {
+        match download(&args) {
+            Ok(code) if code == ExitCode::SUCCESS => {}
+            Ok(code) => return code,
+            Err(err) => {
+                eprintln!("error: {err}");
+                return ExitCode::from(EXIT_USER_ERROR);
+            }
+        }
+        if !wants_run && !wants_place {
+            return ExitCode::SUCCESS;
+        }
+    }
+    if wants_place {
+        if let Err(err) = place(&args) {
+            eprintln!("error: {err}");
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
+        if probe_only && !args.studio {
+            eprintln!(
+                "{:>12} the Probe bench is in the place (BenchmarkProbe): open it in Roblox Studio and press Play (F5); \
+                 the server prints its `[probe]` lines after the benches",
+                "Note"
+            );
+        }
+        if !wants_run {
+            return ExitCode::SUCCESS;
+        }
+    }
+    match run_benchmarks(&args) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_USER_ERROR)
+        }
+    }
+}
+
+/// `--place` / `--studio`: build the place, and run it when asked.
+fn place(args: &BenchArgs) -> Result<(), BenchError> {
+    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
+    check_harness(&bench_dir)?;
+    let out = args.place.clone().unwrap_or_else(|| bench_dir.join("Benchmark.rbxl"));
+    let upstream = upstream_dir(&bench_dir, &args.sources);
+    // zap's modules go in when its binary is on disk; without it the place is still useful.
+    let zap = find_zap(&bench_dir, &args.sources);
+    if let Err(err) = &zap {
+        eprintln!("{:>12} zap left out: {}", "Note", err.message);
+    }
+    let summary = build_place(&bench_dir, &upstream, zap.as_deref().ok(), &out)?;
+    for note in &summary.notes {
+        eprintln!("{:>12} {note}", "Note");
+    }
+    eprintln!(
+        "{:>12} {} with {}",
+        "Wrote",
+        summary.path.display(),
+        summary.tools.join(", ")
+    );
+    if args.studio {
+        run_in_studio(&summary.path)?;
+    }
+    Ok(())
+}
+
+/// The harness files `--run` needs are in the benchmark folder.
+fn check_harness(bench_dir: &Path) -> Result<(), BenchError> {
+    for file in [
+        "harness/client.luau",
+        "harness/server.luau",
+        "definitions/Definition.blink",
+    ] {
+        let path = bench_dir.join(file);
+        if !path.is_file() {
+            return Err(BenchError::new(format!(
+                "the benchmark harness is missing `{}`; nothing was downloaded",
+                path.display()
+            ))
+            .with_help(
+                "run `blinkblox bench` in a BlinkBlox checkout (benchmark/ holds the harness), or pass --bench-dir",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn run_benchmarks(args: &BenchArgs) -> Result<ExitCode, BenchError> {
+    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
+    check_harness(&bench_dir)?;
+    let modes = if args.native {
+        vec![Mode::Native]
+    } else if args.interpreted {
+        vec![Mode::Interpreted]
+    } else {
+        vec![Mode::Interpreted, Mode::Native]
+    };
+    let command = std::iter::once("blinkblox".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let options = SuiteOptions {
+        bench_dir,
+        names: args.names.clone(),
+        tools: args
+            .tools
+            .iter()
+            .map(|name| name.trim().to_string())
+            .filter(|name| !name.is_empty())
+            .collect(),
+        frames: args.frames.unwrap_or(DEFAULT_FRAMES),
+        modes,
+        command,
+        output: args.output.clone(),
+        sources: args.sources.clone(),
+        local: args.local,
+    };
+    let outcome = run_suite(&options)?;
+    eprintln!(
+        "{:>12} {} runtime row(s), {} Rivals row(s), {} compiler row(s), {} failed; wrote {}",
+        "Finished",
+        outcome.runtime.len(),
+        outcome.rivals.len(),
+        outcome.compiler.len(),
+        outcome.failed_rows,
+        outcome.report_path.display()
+    );
+    Ok(if outcome.failed_rows == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_USER_ERROR)
+    })
+}
+
+fn download(args: &BenchArgs) -> Result<ExitCode, BenchError> {
+    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
+    let options = DownloadOptions {
+        update: args.update,
+        only: args
+            .tools
+            .iter()
+            .map(|name| name.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect(),
+        sources: args.sources.clone(),
+        endpoints: endpoints(args)?,
+        http: http_options(args)?,
+    };
+    let report = install::download(&bench_dir, &options)?;
+    let (mut downloaded, mut verified, mut local) = (0, 0, 0);
+    for done in &report.done {
+        match done.outcome {
+            Outcome::Downloaded { verified: true, .. } => verified += 1,
+            Outcome::Downloaded { .. } => downloaded += 1,
+            Outcome::Copied { .. } | Outcome::InPlace { .. } => local += 1,
+        }
+    }
+    let lock = if report.lock_written {
+        "; tools.lock updated"
+    } else {
+        ""
+    };
+    eprintln!(
+        "{:>12} {downloaded} downloaded, {verified} verified against tools.lock, {local} local, {} failed{lock}",
+        "Finished",
+        report.failures.len()
+    );
+    if report.failures.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Ok(ExitCode::from(EXIT_USER_ERROR))
+    }
+}
+
+fn endpoints(args: &BenchArgs) -> Result<Endpoints, BenchError> {
+    Endpoints::from_flags(args.registry_url.as_deref(), args.github_url.as_deref())
+}
+
+fn http_options(args: &BenchArgs) -> Result<HttpOptions, BenchError> {
+    let mut options = HttpOptions::default();
+    let timeout = match args.timeout {
+        Some(seconds) => Some((seconds, "--timeout")),
+        None => env_number("BLINKBLOX_BENCH_TIMEOUT")?.map(|seconds| (seconds, "BLINKBLOX_BENCH_TIMEOUT")),
+    };
+    if let Some((seconds, from)) = timeout {
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+            return Err(BenchError::new(format!(
+                "{from} must be a number of seconds between 0 and 3600"
+            )));
+        }
+        options.timeout = Duration::from_secs_f64(seconds);
+        options.backoff = options.backoff.min(options.timeout);
+    }
+    let retries = match args.retries {
+        Some(retries) => Some(f64::from(retries)),
+        None => env_number("BLINKBLOX_BENCH_RETRIES")?,
+    };
+    if let Some(retries) = retries {
+        if !(retries.fract() == 0.0 && (0.0..=20.0).contains(&retries)) {
+            return Err(BenchError::new(
+                "the number of retries must be a whole number from 0 to 20",
+            ));
+        }
+        options.retries = retries as u32;
+    }
+    Ok(options)
+}
+
+fn env_number(name: &str) -> Result<Option<f64>, BenchError> {
+    match std::env::var(name) {
+        Ok(text) => text
+            .trim()
+            .parse::<f64>()
+            .map(Some)
+            .map_err(|_| BenchError::new(format!("{name}=`{text}` is not a number"))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// `--bench-dir`, or `benchmark/` in the nearest folder (this one or above) that has
+/// `benchmark/tools.toml`.
+fn find_bench_dir(explicit: Option<&Path>) -> Result<PathBuf, BenchError> {
+    if let Some(dir) = explicit {
+        return Ok(dir.to_path_buf());
+    }
+    let cwd = std::env::current_dir().map_err(|err| BenchError::new(format!("no current folder: {err}")))?;
+    for folder in cwd.ancestors() {
+        let candidate = folder.join("benchmark");
+        if candidate.join("tools.toml").is_file() {
+            return Ok(candidate);
+        }
+    }
+    Err(BenchError::new(format!(
+        "no benchmark/tools.toml in `{}` or any folder above it",
+        cwd.display()
+    ))
+    .with_help("run `blinkblox bench` inside a BlinkBlox checkout, or pass --bench-dir DIR"))
+}

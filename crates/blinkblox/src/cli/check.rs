@@ -1,0 +1,191 @@
+//! `blinkblox check`: parse and check schemas, print diagnostics, write nothing.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
+use blinkblox_codegen::luau::compiles;
+use blinkblox_schema as schema;
+use blinkblox_schema::diagnostics::{json, render};
+
+/// Check schemas for errors without writing anything.
+///
+/// Exits 0 when every schema is valid (warnings allowed), 1 when any has an error,
+/// 2 on a usage error (such as a path that does not exist).
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Schema files, or folders to search for *.blink files. Default: every *.blink
+    /// file under the current folder.
+    #[arg(value_name = "FILES|DIRS")]
+    pub paths: Vec<PathBuf>,
+
+    /// How to print diagnostics: rustc-style text, or one JSON object per line.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MessageFormat {
+    Human,
+    Json,
+}
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    let roots = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let mut files = Vec::new();
+    // With no paths, a blinkblox.toml found from here (walking up) decides which schemas
+    // are checked, and with which option defaults, exactly as `blinkblox sync` checks them.
+    let manifest = if args.paths.is_empty() {
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| blinkblox_project::compile::manifest_schemas(&cwd))
+    } else {
+        None
+    };
+    let manifest = match manifest {
+        Some(Ok(listed)) => {
+            files.extend(listed.schemas.iter().map(|(path, _)| path.clone()));
+            Some(listed)
+        }
+        Some(Err(err)) => {
+            eprintln!("error: {err}");
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
+        None => None,
+    };
+    for root in roots.iter().filter(|_| manifest.is_none()) {
+        if root.is_file() {
+            files.push(root.clone());
+        } else if root.is_dir() {
+            files.extend(find_schemas(root));
+        } else {
+            let problem = if root.exists() {
+                "is neither a file nor a folder"
+            } else {
+                "does not exist"
+            };
+            eprintln!("error: `{}` {problem}", root.display());
+            eprintln!("help: name .blink files or folders that contain them");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+    if files.is_empty() {
+        if args.message_format == MessageFormat::Human {
+            let shown: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+            println!("no .blink schemas found in {}", shown.join(", "));
+        }
+        return ExitCode::SUCCESS;
+    }
+
+    let color = args.message_format == MessageFormat::Human && render::color_wanted();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let (mut errors, mut warnings) = (0usize, 0usize);
+    // A file imported by several schemas is checked with each; report its problems once.
+    let mut reported: HashSet<(String, u32, &'static str, String)> = HashSet::new();
+    for (index, file) in files.iter().enumerate() {
+        let (sources, mut diagnostics, checked) = match manifest.as_ref().and_then(|m| Some((m, m.schemas.get(index)?)))
+        {
+            Some((manifest, (path, out_rel))) => match manifest.check(path, out_rel) {
+                Ok(checked) => (checked.sources, checked.diagnostics, checked.schema),
+                // A bad option default: the same for every schema, so said once.
+                Err(err) => {
+                    eprintln!("error: {err}");
+                    return ExitCode::from(EXIT_USER_ERROR);
+                }
+            },
+            None => {
+                let output = schema::check_file(file);
+                (output.sources, output.diagnostics, output.schema)
+            }
+        };
+        // What `compile` and `sync` would still refuse: modules Luau cannot compile (E4018).
+        // Generated only for the schemas whose modules Luau could reject.
+        if let Some(checked) = checked.filter(|_| !diagnostics.iter().any(|d| d.is_error())) {
+            diagnostics.extend(compiles::check_schema(&checked));
+        }
+        for diagnostic in &diagnostics {
+            let source = sources.files().get(diagnostic.primary.span.file.0 as usize);
+            let key = (
+                source.map(|s| s.name.clone()).unwrap_or_default(),
+                diagnostic.primary.span.start,
+                diagnostic.code,
+                diagnostic.message.clone(),
+            );
+            if !reported.insert(key) {
+                continue;
+            }
+            if diagnostic.is_error() {
+                errors += 1;
+            } else {
+                warnings += 1;
+            }
+            let text = match args.message_format {
+                MessageFormat::Human => render::render(diagnostic, &sources, color) + "\n",
+                MessageFormat::Json => json::to_json_line(diagnostic, &sources) + "\n",
+            };
+            if out.write_all(text.as_bytes()).is_err() {
+                return ExitCode::from(EXIT_USER_ERROR);
+            }
+        }
+    }
+    if args.message_format == MessageFormat::Human {
+        let schemas = plural(files.len(), "schema");
+        let summary = if errors == 0 && warnings == 0 {
+            format!("checked {schemas}: no problems")
+        } else {
+            format!(
+                "checked {schemas}: {}, {}",
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            )
+        };
+        let _ = writeln!(out, "{summary}");
+    }
+    if errors > 0 {
+        ExitCode::from(EXIT_USER_ERROR)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Every `*.blink` file under `root`, sorted, skipping hidden folders. A folder that
+/// cannot be read is a warning on stderr, so "no problems" never hides skipped schemas.
+fn find_schemas(root: &Path) -> Vec<PathBuf> {
+    let walk = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|entry| {
+            entry.depth() == 0 || !entry.file_name().to_str().is_some_and(|name| name.starts_with('.'))
+        });
+    let mut files = Vec::new();
+    for entry in walk {
+        match entry {
+            Ok(entry) if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "blink") => {
+                files.push(entry.into_path());
+            }
+            Ok(_) => {}
+            Err(err) => {
+                let place = err.path().unwrap_or(root).display().to_string();
+                eprintln!("warning: skipped `{place}`: {err}");
+                eprintln!("help: make it readable, or name the schemas to check explicitly");
+            }
+        }
+    }
+    files.sort();
+    files
+}

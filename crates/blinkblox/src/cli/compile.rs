@@ -1,0 +1,336 @@
+//! `blinkblox compile FILE`: Blink's single-file workflow. The schema's own
+//! `ServerOutput`, `ClientOutput` and `TypesOutput` options say where the modules go,
+//! relative to the schema file; `.luau` is appended as Blink does (unless the path
+//! already ends in `.luau` or `.lua`), and missing folders are created. With
+//! `Typescript = true` a `.d.ts` goes next to each Luau output, named as Blink names it
+//! (`Server.luau` → `Server.d.ts`, `init.luau` → `index.d.ts`). A schema with errors
+//! prints its diagnostics and writes nothing. An output that already holds exactly what
+//! would be written is left alone, as `sync` leaves it: no new modification time for Rojo to
+//! re-sync, and no truncate-and-rewrite for the file system to flush (on ext4, truncating a
+//! file still being written back makes the process wait for that write-back).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::cli::check::MessageFormat;
+use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
+use blinkblox_codegen::luau::compiles;
+use blinkblox_codegen::{OutputKind, Targets, generate};
+use blinkblox_schema as schema;
+use blinkblox_schema::diagnostics::{Diagnostic, json, render};
+use blinkblox_schema::model::Options;
+use blinkblox_schema::source::SourceMap;
+
+/// Compile one schema to the files its ServerOutput/ClientOutput/TypesOutput name.
+#[derive(Debug, clap::Args)]
+pub struct CompileArgs {
+    /// The .blink schema to compile.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// How to print diagnostics: rustc-style text, or one JSON object per line.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+
+    /// Print nothing but diagnostics.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(args: CompileArgs) -> ExitCode {
+    if !args.file.is_file() {
+        eprintln!("error: `{}` is not a file", args.file.display());
+        eprintln!("help: give the path of a .blink schema, e.g. `blinkblox compile net.blink`");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let output = schema::check_file(&args.file);
+    let color = args.message_format == MessageFormat::Human && render::color_wanted();
+    let mut err = std::io::stderr().lock();
+    print_diagnostics(
+        &mut err,
+        &output.diagnostics,
+        &output.sources,
+        args.message_format,
+        color,
+    );
+    let Some(schema) = output.schema else {
+        let errors = output.diagnostics.iter().filter(|d| d.is_error()).count();
+        let _ = writeln!(
+            err,
+            "error: `{}` has {errors} error(s); nothing was written",
+            args.file.display()
+        );
+        return ExitCode::from(EXIT_USER_ERROR);
+    };
+    let destinations = match destinations(&args.file, &schema.options) {
+        Ok(destinations) => destinations,
+        Err((message, help)) => {
+            let _ = writeln!(err, "error: {message}");
+            let _ = writeln!(err, "help: {help}");
+            return ExitCode::from(EXIT_USER_ERROR);
+        }
+    };
+    let files = generate(
+        &schema,
+        Targets {
+            types: schema.options.types_output.is_some(),
+            typescript: schema.options.typescript,
+        },
+    );
+    if let Some(diagnostic) = compiles::check(&schema, &files) {
+        print_diagnostics(&mut err, &[diagnostic], &output.sources, args.message_format, color);
+        let _ = writeln!(
+            err,
+            "error: `{}` has 1 error(s); nothing was written",
+            args.file.display()
+        );
+        return ExitCode::from(EXIT_USER_ERROR);
+    }
+
+    for (kind, path) in &destinations {
+        let Some(file) = files.iter().find(|f| f.kind == *kind) else {
+            continue;
+        };
+        let written = match write_if_changed(path, &file.contents) {
+            Ok(written) => written,
+            Err(problem) => {
+                let _ = writeln!(err, "error: could not write `{}`: {problem}", path.display());
+                let _ = writeln!(
+                    err,
+                    "help: check that the folder is writable, or change the schema's output options"
+                );
+                return ExitCode::from(EXIT_USER_ERROR);
+            }
+        };
+        if !args.quiet {
+            let verb = if written { "wrote" } else { "unchanged" };
+            println!("{verb} {}", path.display());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn print_diagnostics(
+    err: &mut impl Write,
+    diagnostics: &[Diagnostic],
+    sources: &SourceMap,
+    format: MessageFormat,
+    color: bool,
+) {
+    for diagnostic in diagnostics {
+        let text = match format {
+            MessageFormat::Human => render::render(diagnostic, sources, color) + "\n",
+            MessageFormat::Json => json::to_json_line(diagnostic, sources) + "\n",
+        };
+        let _ = err.write_all(text.as_bytes());
+    }
+}
+
+/// Where each output goes, from the schema's output options (relative to its folder);
+/// an error and its help when an option is missing, names no file, or two outputs would
+/// land on one file.
+fn destinations(file: &Path, options: &Options) -> Result<Vec<(OutputKind, PathBuf)>, (String, String)> {
+    let (Some(server), Some(client)) = (&options.server_output, &options.client_output) else {
+        let (missing, module) = if options.server_output.is_none() {
+            ("ServerOutput", "Server")
+        } else {
+            ("ClientOutput", "Client")
+        };
+        return Err((
+            format!("`{}` does not set the `{missing}` option", file.display()),
+            format!(
+                "`blinkblox compile` writes where the schema says; add e.g. `option {missing} = \"net/{module}\"` at the top of the file, or use `blinkblox sync` with a manifest"
+            ),
+        ));
+    };
+    let named = [
+        ("ServerOutput", Some(server)),
+        ("ClientOutput", Some(client)),
+        ("TypesOutput", options.types_output.as_ref()),
+    ];
+    for (option, value) in named.iter().filter_map(|(option, value)| Some((option, (*value)?))) {
+        if names_no_file(value) {
+            return Err((
+                format!("`option {option} = \"{value}\"` in `{}` names no file", file.display()),
+                format!(
+                    "give a module's path, relative to the schema, e.g. `option {option} = \"net/{}\"` (`.luau` is added)",
+                    option.trim_end_matches("Output")
+                ),
+            ));
+        }
+    }
+    let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut destinations = vec![
+        (OutputKind::Server, output_path(&base, server)),
+        (OutputKind::Client, output_path(&base, client)),
+    ];
+    if let Some(types) = &options.types_output {
+        destinations.push((OutputKind::Types, output_path(&base, types)));
+    }
+    if options.typescript {
+        let declarations: Vec<(OutputKind, PathBuf)> = destinations
+            .iter()
+            .map(|(kind, path)| {
+                let dts = match kind {
+                    OutputKind::Server => OutputKind::ServerDts,
+                    OutputKind::Client => OutputKind::ClientDts,
+                    _ => OutputKind::TypesDts,
+                };
+                (dts, declaration_path(path))
+            })
+            .collect();
+        destinations.extend(declarations);
+    }
+    for (position, (kind, path)) in destinations.iter().enumerate() {
+        if let Some((other, other_path)) = destinations[..position]
+            .iter()
+            .find(|(_, earlier)| file_key(earlier, true) == file_key(path, true))
+        {
+            let case_only = file_key(other_path, false) != file_key(path, false);
+            return Err((
+                format!(
+                    "the {} and the {} module would both be written to `{}`{}",
+                    module_name(*other),
+                    module_name(*kind),
+                    path.display(),
+                    if case_only {
+                        format!(" and `{}`, one file on Windows and macOS", other_path.display())
+                    } else {
+                        String::new()
+                    }
+                ),
+                format!(
+                    "give `ServerOutput`, `ClientOutput` and `TypesOutput` different paths in `{}`",
+                    file.display()
+                ),
+            ));
+        }
+    }
+    Ok(destinations)
+}
+
+/// Whether an output option's value names no file: empty, or ending in a folder
+/// (`""`, `"out/"`, `"/"`, `".."`), where `.luau` would be added to nothing.
+fn names_no_file(value: &str) -> bool {
+    let value = value.trim();
+    value.is_empty()
+        || value.ends_with('/')
+        || value.ends_with('\\')
+        || matches!(
+            Path::new(value).components().next_back(),
+            None | Some(std::path::Component::RootDir | std::path::Component::ParentDir | std::path::Component::CurDir)
+        )
+}
+
+/// An output path made absolute with `..` folded in, and with letters folded to one case
+/// when `fold_case`: paths that differ only in case are one file on Windows and macOS,
+/// where the same schema is often compiled, so they count as a collision too.
+fn file_key(path: &Path, fold_case: bool) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let key = blinkblox_project::paths::slash(&blinkblox_project::paths::normalize(&cwd.join(path)));
+    if fold_case { key.to_lowercase() } else { key }
+}
+
+fn module_name(kind: OutputKind) -> &'static str {
+    match kind {
+        OutputKind::Server => "Server",
+        OutputKind::Client => "Client",
+        OutputKind::Types => "Types",
+        OutputKind::ServerDts => "Server declarations",
+        OutputKind::ClientDts => "Client declarations",
+        OutputKind::TypesDts => "Types declarations",
+    }
+}
+
+/// An output option's path, relative to the schema's folder, with `.luau` appended
+/// as Blink appends it.
+pub fn output_path(base: &Path, option: &str) -> PathBuf {
+    let mut path = base.join(option);
+    let has_extension = path.extension().is_some_and(|ext| ext == "luau" || ext == "lua");
+    if !has_extension {
+        let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+        name.push(".luau");
+        path.set_file_name(name);
+    }
+    path
+}
+
+/// The `.d.ts` next to a Luau output, as Blink names it: the `.luau`/`.lua` extension
+/// replaced, and `init` (a folder's module) declared as `index` for roblox-ts.
+pub fn declaration_path(luau: &Path) -> PathBuf {
+    let stem = luau
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = if stem == "init" { "index".to_string() } else { stem };
+    luau.with_file_name(format!("{stem}.d.ts"))
+}
+
+/// Writes `contents` to `path` (creating its folders) unless the file already holds exactly
+/// `contents`; returns whether it wrote.
+fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
+    if std::fs::read(path).is_ok_and(|on_disk| on_disk == contents.as_bytes()) {
+        return Ok(false);
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, contents)?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luau_is_appended_unless_present() {
+        let base = Path::new("net");
+        assert_eq!(output_path(base, "../out/Server"), Path::new("net/../out/Server.luau"));
+        assert_eq!(output_path(base, "client.luau"), Path::new("net/client.luau"));
+        assert_eq!(output_path(base, "shared/init"), Path::new("net/shared/init.luau"));
+    }
+
+    #[test]
+    fn an_identical_output_is_left_alone_and_a_different_one_rewritten() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("out").join("Server.luau");
+        assert!(
+            write_if_changed(&path, "return 1\n").expect("first write"),
+            "a new file is written"
+        );
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|file| file.set_modified(old))
+            .expect("set mtime");
+        assert!(
+            !write_if_changed(&path, "return 1\n").expect("same"),
+            "the same bytes are not rewritten"
+        );
+        let modified = std::fs::metadata(&path)
+            .and_then(|meta| meta.modified())
+            .expect("mtime");
+        assert_eq!(modified, old, "an unchanged output keeps its modification time");
+        assert!(write_if_changed(&path, "return 2\n").expect("changed"));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "return 2\n");
+        // A longer file that starts with the new contents is not mistaken for them.
+        assert!(write_if_changed(&path, "return").expect("prefix"));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "return");
+    }
+
+    #[test]
+    fn declarations_sit_next_to_their_module() {
+        assert_eq!(
+            declaration_path(Path::new("net/Server.luau")),
+            Path::new("net/Server.d.ts")
+        );
+        assert_eq!(
+            declaration_path(Path::new("net/shared/init.luau")),
+            Path::new("net/shared/index.d.ts")
+        );
+        assert_eq!(declaration_path(Path::new("client.lua")), Path::new("client.d.ts"));
+    }
+}

@@ -1,0 +1,35 @@
+//! `blinkblox init`: set up blinkblox in a Rojo project.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::cli::EXIT_USER_ERROR;
+use blinkblox_project::{init, paths};
+
+/// Write a commented blinkblox.toml and an example schema into a Rojo project.
+#[derive(Debug, clap::Args)]
+pub struct InitArgs {
+    /// The Rojo project folder (default: the current folder).
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+pub fn run(args: InitArgs) -> ExitCode {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let dir = args.dir.map(|dir| cwd.join(dir)).unwrap_or(cwd);
+    match init::init(&dir) {
+        Ok(done) => {
+            println!("created {}", paths::display_relative(&done.manifest, &dir));
+            println!("created {}", paths::display_relative(&done.schema, &dir));
+            println!(
+                "generated modules will go to {} ({}); run `blinkblox sync`",
+                done.output, done.instance
+            );
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_USER_ERROR)
+        }
+    }
+}

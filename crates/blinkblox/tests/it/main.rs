@@ -1,0 +1,32 @@
+//! The integration tests of `blinkblox`, one module per area.
+
+use std::path::PathBuf;
+
+mod bench_download;
+mod bench_libraries;
+mod bench_run;
+mod bench_run_place;
+mod bench_support;
+mod check;
+mod check_manifest;
+mod common;
+mod compile;
+mod example_runs;
+mod package_errors;
+mod package_example;
+mod package_rojo;
+mod package_support;
+mod sync;
+mod sync_rojo;
+mod sync_support;
+mod watch;
+
+/// The repository's root: the fixtures, `examples/` and `benchmark/` are found from here.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// This crate's own fixtures.
+pub fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
