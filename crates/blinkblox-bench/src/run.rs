@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 use crate::BenchError;
 use crate::library::Library;
 use crate::run_upstream::compile_upstream;
-use blinkblox_codegen::{OutputKind, Targets, generate};
+use blinkblox_codegen::{OutputKind, Outputs, Source, Targets, compile};
 use blinkblox_luau::{Mode, Simulation, TimingClock, World};
-use blinkblox_schema::check_source;
+use blinkblox_schema::CheckSettings;
 
 /// Events fired per frame.
 pub const EVENTS_PER_FRAME: u32 = 1000;
@@ -443,27 +443,27 @@ pub fn compile_definition(path: &Path) -> Result<(String, String), BenchError> {
 
 /// BlinkBlox's Server and Client modules for schema `text` (named `path` in messages).
 pub fn compile_text(path: &Path, text: &str) -> Result<(String, String), BenchError> {
-    let output = check_source(&path.display().to_string(), text);
-    let Some(schema) = output.schema else {
-        let first = output
+    let name = path.display().to_string();
+    let compiled = compile(
+        Source::Text { name: &name, text },
+        &CheckSettings::default(),
+        Outputs::Modules(Targets::default()),
+    );
+    if compiled.has_errors() {
+        let first = compiled
             .diagnostics
-            .first()
+            .iter()
+            .find(|diagnostic| diagnostic.is_error())
             .map(|diagnostic| format!("{}: {}", diagnostic.code, diagnostic.message))
             .unwrap_or_default();
         return Err(BenchError::new(format!(
             "`{}` has errors ({} diagnostic(s)); first: {first}",
             path.display(),
-            output.diagnostics.len()
+            compiled.diagnostics.len()
         ))
         .with_help(format!("run `blinkblox check {}` to see them", path.display())));
-    };
-    let files = generate(
-        &schema,
-        Targets {
-            types: false,
-            typescript: false,
-        },
-    );
+    }
+    let files = compiled.files;
     let find = |kind: OutputKind| {
         files
             .iter()

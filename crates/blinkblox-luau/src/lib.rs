@@ -39,7 +39,7 @@
 //!   of each world.
 //!
 //! ```
-//! use blinkblox::runtime::{Mode, Simulation};
+//! use blinkblox_luau::{Mode, Simulation};
 //! # fn main() -> mlua::Result<()> {
 //! let mut sim = Simulation::new(Mode::Native, 2)?;
 //! sim.server().exec(r#"

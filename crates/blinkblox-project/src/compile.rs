@@ -1,29 +1,17 @@
-//! The bridge to the schema front end: how sync checks one schema with the manifest's
-//! option defaults, and how the options in effect are written into the lockfile.
+//! The bridge to the compile step: a schema of the project compiled with the manifest's
+//! option defaults, and the options in effect as the lockfile records them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::manifest::{ManifestOption, OptionValue as ManifestValue};
-use crate::{ProjectError, paths};
-use blinkblox_schema::diagnostics::Diagnostic;
-use blinkblox_schema::model::{Casing, Options, Schema};
-use blinkblox_schema::source::SourceMap;
-use blinkblox_schema::{CheckSettings, OptionValue};
+use blinkblox_codegen::{Compiled, Outputs, Source, compile};
+use blinkblox_schema::model::{Casing, Options};
+use blinkblox_schema::source::SourceFile;
+use blinkblox_schema::{CheckSettings, OptionDefault, OptionValue};
 
-/// The name the front end gives the synthetic file holding project-wide defaults.
-const DEFAULTS_FILE_NAME: &str = "<project defaults>";
-
-/// What checking one schema gave.
-#[derive(Debug, Clone, Default)]
-pub struct Checked {
-    /// Every file read: the schema first, then its imports (and the defaults file).
-    pub sources: SourceMap,
-    pub schema: Option<Schema>,
-    pub diagnostics: Vec<Diagnostic>,
-    /// Every file the schema imports, directly or not, normalized.
-    pub imports: Vec<PathBuf>,
-}
+use crate::ProjectError;
+use crate::manifest::{Manifest, OptionValue as ManifestValue, line_of};
+use crate::paths;
 
 /// The `RemoteScope` sync gives a schema that does not choose one: its folder under the
 /// output, so two schemas never share remotes (Blink errors at run time when they do).
@@ -34,11 +22,12 @@ pub fn default_remote_scope(out_rel: &str) -> String {
         .collect()
 }
 
-/// The front end's settings for one schema: the manifest's `[options]`, plus a
-/// `RemoteScope` of its own unless the manifest sets one for every schema.
-fn settings_for(defaults: &[ManifestOption], out_rel: &str) -> CheckSettings {
-    let mut settings = CheckSettings::default();
-    for option in defaults {
+/// The compile step's settings for one schema of `manifest`: its `[options]` as defaults,
+/// each with the place it is written, plus a `RemoteScope` of its own unless the manifest
+/// sets one for every schema.
+pub fn settings_for(manifest: &Manifest, manifest_name: &str, out_rel: &str) -> CheckSettings {
+    let mut defaults = Vec::new();
+    for option in &manifest.options {
         let value = match &option.value {
             // `Casing = "Camel"` in TOML is the bare word `Camel` in a schema.
             ManifestValue::String(text) if option.name == "Casing" => OptionValue::Name(text.clone()),
@@ -46,66 +35,63 @@ fn settings_for(defaults: &[ManifestOption], out_rel: &str) -> CheckSettings {
             ManifestValue::Bool(flag) => OptionValue::Bool(*flag),
             ManifestValue::Number(number) => OptionValue::Number(*number),
         };
-        settings.defaults.push((option.name.clone(), value));
+        defaults.push(OptionDefault {
+            span: Some(option.span.clone()),
+            ..OptionDefault::new(option.name.clone(), value)
+        });
     }
-    if !defaults.iter().any(|option| option.name == "RemoteScope") {
-        settings.defaults.push((
-            "RemoteScope".to_string(),
+    if !manifest.options.iter().any(|option| option.name == "RemoteScope") {
+        defaults.push(OptionDefault::new(
+            "RemoteScope",
             OptionValue::String(default_remote_scope(out_rel)),
         ));
     }
-    settings
+    CheckSettings {
+        defaults,
+        defaults_file: Some(SourceFile::new(
+            manifest.path.clone(),
+            manifest_name.to_string(),
+            manifest.text.clone(),
+        )),
+    }
 }
 
-/// Checks the schema at `path` with the manifest's `[options]` as defaults. A bad default
-/// is reported as an error in the manifest (its line), not in every schema.
-pub fn check_schema(
+/// Compiles the schema at `path` as a schema of `manifest`, producing `outputs`. A bad
+/// default is an error at its line of the manifest, not in every schema.
+pub fn compile_schema(
     path: &Path,
+    manifest: &Manifest,
     manifest_name: &str,
-    defaults: &[ManifestOption],
     out_rel: &str,
-) -> Result<Checked, ProjectError> {
-    let output = blinkblox_schema::check_file_with(path, &settings_for(defaults, out_rel));
-    let defaults_file = output
-        .sources
-        .files()
+    outputs: Outputs,
+) -> Result<Compiled, ProjectError> {
+    let compiled = compile(
+        Source::File(path),
+        &settings_for(manifest, manifest_name, out_rel),
+        outputs,
+    );
+    let in_defaults = compiled
+        .diagnostics
         .iter()
-        .position(|file| file.name == DEFAULTS_FILE_NAME);
-    if let Some(index) = defaults_file {
-        let in_defaults = output
-            .diagnostics
+        .find(|diagnostic| diagnostic.is_error() && Some(diagnostic.primary.span.file) == compiled.defaults_file);
+    if let Some(diagnostic) = in_defaults {
+        let span = diagnostic.primary.span;
+        let name = manifest
+            .options
             .iter()
-            .find(|diagnostic| diagnostic.is_error() && diagnostic.primary.span.file.0 as usize == index);
-        if let Some(diagnostic) = in_defaults {
-            let (line, _) = output.sources.files()[index].line_col(diagnostic.primary.span.start);
-            let (name, manifest_line) = defaults
-                .get(line.saturating_sub(1))
-                .map(|option| (option.name.as_str(), option.line))
-                .unwrap_or(("RemoteScope", 0));
-            let mut error = ProjectError::new(format!(
-                "{manifest_name}:{manifest_line}: `[options] {name}`: {}",
-                diagnostic.message
-            ));
-            if let Some(note) = diagnostic.notes.first() {
-                error = error.with_help(note.clone());
-            }
-            return Err(error);
+            .find(|option| option.span.start <= span.start as usize && span.start as usize <= option.span.end)
+            .map_or("RemoteScope", |option| option.name.as_str());
+        let line = line_of(&manifest.text, span.start as usize);
+        let mut error = ProjectError::new(format!(
+            "{manifest_name}:{line}: `[options] {name}`: {}",
+            diagnostic.message
+        ));
+        if let Some(note) = diagnostic.notes.first() {
+            error = error.with_help(note.clone());
         }
+        return Err(error);
     }
-    let imports = output
-        .sources
-        .files()
-        .iter()
-        .skip(1)
-        .filter(|file| file.name != DEFAULTS_FILE_NAME && !file.path.as_os_str().is_empty())
-        .map(|file| paths::normalize(&file.path))
-        .collect();
-    Ok(Checked {
-        sources: output.sources,
-        schema: output.schema,
-        diagnostics: output.diagnostics,
-        imports,
-    })
+    Ok(compiled)
 }
 
 /// The options in effect for a schema, by their schema spelling, for the lockfile. Output
@@ -172,28 +158,28 @@ pub fn effective_options(options: &Options) -> BTreeMap<String, toml::Value> {
 pub struct ManifestSchemas {
     /// The manifest as messages name it (relative to the folder check runs in).
     pub manifest_name: String,
-    defaults: Vec<ManifestOption>,
+    manifest: Manifest,
     /// Each schema and its folder under the output (which gives its default `RemoteScope`).
     pub schemas: Vec<(PathBuf, String)>,
 }
 
 impl ManifestSchemas {
-    /// Checks one of `schemas` exactly as sync does (`check_schema`): a bad option default
+    /// Checks one of `schemas` exactly as sync does (`compile_schema`): a bad option default
     /// is an error at its line of the manifest.
-    pub fn check(&self, path: &Path, out_rel: &str) -> Result<Checked, ProjectError> {
-        check_schema(path, &self.manifest_name, &self.defaults, out_rel)
+    pub fn check(&self, path: &Path, out_rel: &str) -> Result<Compiled, ProjectError> {
+        compile_schema(path, &self.manifest, &self.manifest_name, out_rel, Outputs::Check)
     }
 }
 
 /// The manifest's schemas for `blinkblox check`; `None` when there is no manifest.
 pub fn manifest_schemas(cwd: &Path) -> Option<Result<ManifestSchemas, ProjectError>> {
-    let manifest_path = crate::manifest::Manifest::find(cwd)?;
-    Some(crate::manifest::Manifest::load(&manifest_path).and_then(|manifest| {
+    let manifest_path = Manifest::find(cwd)?;
+    Some(Manifest::load(&manifest_path).and_then(|manifest| {
         let found = crate::schemas::discover(&manifest.root, &manifest.schemas)?;
         Ok(ManifestSchemas {
             manifest_name: paths::display_relative(&manifest.path, cwd),
             schemas: found.into_iter().map(|entry| (entry.path, entry.out_rel)).collect(),
-            defaults: manifest.options,
+            manifest,
         })
     }))
 }

@@ -64,6 +64,8 @@ pub struct ManifestOption {
     pub value: OptionValue,
     /// 1-based line in the manifest, for messages.
     pub line: usize,
+    /// The value's byte range in the manifest's text.
+    pub span: Range<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -240,7 +242,8 @@ impl Manifest {
 
         let mut options = Vec::new();
         for (option, value) in raw.options {
-            let line = line_of(&text, value.span().start);
+            let span = value.span();
+            let line = line_of(&text, span.start);
             let value = match value.into_inner() {
                 toml::Value::Boolean(b) => OptionValue::Bool(b),
                 toml::Value::Integer(i) => OptionValue::Number(i as f64),
@@ -257,6 +260,7 @@ impl Manifest {
                 name: option,
                 value,
                 line,
+                span,
             });
         }
 

@@ -14,8 +14,7 @@ use crate::rojo::{self, RojoProject};
 use crate::schemas::{self, SchemaEntry};
 use crate::writer::{self, BeforeRename};
 use crate::{ProjectError, compile, paths};
-use blinkblox_codegen::luau::compiles;
-use blinkblox_codegen::{self as codegen, Targets};
+use blinkblox_codegen::{self as codegen, Outputs, Targets};
 use blinkblox_schema::diagnostics::Diagnostic;
 use blinkblox_schema::source::SourceMap;
 
@@ -350,53 +349,47 @@ fn compile_all(project: &Project, inputs: &mut BTreeSet<PathBuf>) -> Result<Vec<
 
 fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, ProjectError> {
     let manifest_name = project.rel(&project.manifest.path);
-    let mut output = compile::check_schema(&entry.path, &manifest_name, &project.manifest.options, &entry.out_rel)?;
-    // `build` reads the sources and imports, not the diagnostics.
-    let mut diagnostics = std::mem::take(&mut output.diagnostics);
-    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
-    let built = match &output.schema {
-        Some(schema) if !has_errors => match build(project, entry, schema, &output) {
-            Ok(built) => Some(built),
-            Err(rejected) => {
-                diagnostics.push(*rejected);
-                None
-            }
-        },
+    let targets = Targets {
+        types: project.manifest.output.types,
+        typescript: project.manifest.output.typescript,
+    };
+    let mut output = compile::compile_schema(
+        &entry.path,
+        &project.manifest,
+        &manifest_name,
+        &entry.out_rel,
+        Outputs::Modules(targets),
+    )?;
+    let imports: Vec<PathBuf> = output.imports().iter().map(|path| paths::normalize(path)).collect();
+    let built = match output.schema.take() {
+        Some(schema) if !output.has_errors() => Some(build(project, entry, &schema, &mut output, &imports)),
         _ => None,
     };
     Ok(Compiled {
         built,
-        imports: output.imports,
+        imports,
         report: SchemaReport {
             rel_path: entry.rel_path.clone(),
             sources: output.sources,
-            diagnostics,
+            diagnostics: output.diagnostics,
         },
     })
 }
 
-/// Generates a checked schema's files and its lockfile entry. Hashes are taken from the
-/// text the compiler read, so an edit racing the sync cannot end up recorded as compiled.
-/// A module Luau's compiler would reject is an error on the schema (`compiles`).
+/// A compiled schema's files and its lockfile entry. Hashes are taken from the text the
+/// compiler read, so an edit racing the sync cannot end up recorded as compiled.
 fn build(
     project: &Project,
     entry: &SchemaEntry,
     schema: &blinkblox_schema::model::Schema,
-    checked: &compile::Checked,
-) -> Result<(LockedSchema, Vec<OutputFile>), Box<Diagnostic>> {
+    compiled: &mut codegen::Compiled,
+    imports: &[PathBuf],
+) -> (LockedSchema, Vec<OutputFile>) {
     let root = project.root();
     let folder = project.schema_folder(entry);
-    let targets = Targets {
-        types: project.manifest.output.types || schema.options.types_output.is_some(),
-        typescript: project.manifest.output.typescript || schema.options.typescript,
-    };
     let mut files = Vec::new();
     let mut outputs = Vec::new();
-    let generated = codegen::generate(schema, targets);
-    if let Some(rejected) = compiles::check(schema, &generated) {
-        return Err(Box::new(rejected));
-    }
-    for generated in generated {
+    for generated in std::mem::take(&mut compiled.files) {
         let path = folder.join(generated.kind.file_name());
         outputs.push(FileHash {
             path: project.rel(&path),
@@ -408,7 +401,7 @@ fn build(
         });
     }
     let hash_of = |path: &Path| {
-        checked
+        compiled
             .sources
             .files()
             .iter()
@@ -417,8 +410,7 @@ fn build(
             .or_else(|| lockfile::file_hash(path))
             .unwrap_or_default()
     };
-    let mut imports: Vec<FileHash> = checked
-        .imports
+    let mut imports: Vec<FileHash> = imports
         .iter()
         .map(|path| FileHash {
             path: paths::display_relative(path, root),
@@ -436,7 +428,7 @@ fn build(
         outputs,
         options: compile::effective_options(&schema.options),
     };
-    Ok((locked, files))
+    (locked, files)
 }
 
 /// The new lockfile and every file to write. With a `[package]` table the Wally package's

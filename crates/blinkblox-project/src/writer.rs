@@ -51,6 +51,17 @@ pub fn write_atomic_with(path: &Path, contents: &[u8], before_rename: BeforeRena
     result
 }
 
+/// Writes `contents` to `path` atomically unless the file already holds exactly `contents`;
+/// returns whether it wrote. An unchanged file keeps its modification time, so `rojo serve`
+/// does not re-sync it.
+pub fn write_if_changed(path: &Path, contents: &[u8]) -> io::Result<bool> {
+    if std::fs::read(path).is_ok_and(|on_disk| on_disk == contents) {
+        return Ok(false);
+    }
+    write_atomic(path, contents)?;
+    Ok(true)
+}
+
 /// Refuses any path inside `Packages/`, `ServerPackages/` or `DevPackages/` under `root`.
 pub fn ensure_not_in_packages(path: &Path, root: &Path) -> Result<(), ProjectError> {
     refuse_packages(path, "", root)
@@ -96,6 +107,35 @@ pub fn remove_output(path: &Path, stop: &Path) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_identical_output_is_left_alone_and_a_different_one_rewritten() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("out").join("Server.luau");
+        assert!(
+            write_if_changed(&path, b"return 1\n").expect("first write"),
+            "a new file is written"
+        );
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|file| file.set_modified(old))
+            .expect("set mtime");
+        assert!(
+            !write_if_changed(&path, b"return 1\n").expect("same"),
+            "the same bytes are not rewritten"
+        );
+        let modified = std::fs::metadata(&path)
+            .and_then(|meta| meta.modified())
+            .expect("mtime");
+        assert_eq!(modified, old, "an unchanged output keeps its modification time");
+        assert!(write_if_changed(&path, b"return 2\n").expect("changed"));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "return 2\n");
+        // A longer file that starts with the new contents is not mistaken for them.
+        assert!(write_if_changed(&path, b"return").expect("prefix"));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "return");
+    }
+
     use super::*;
 
     #[test]

@@ -1,7 +1,7 @@
 //! The schema front end: lexer → parser → checker → [`model::Schema`].
 //!
 //! Entry points: [`check_file`] and [`check_source`] (and their `_with` forms taking
-//! project-wide option defaults). Each returns every diagnostic found and, when there
+//! project-wide option defaults, as data: [`CheckSettings`]). Each returns every diagnostic found and, when there
 //! was no error, the checked [`model::Schema`].
 
 pub mod ast;
@@ -22,7 +22,7 @@ use std::path::Path;
 
 use crate::diagnostics::Diagnostic;
 use loader::{Loader, SourceText};
-use source::{SourceFile, SourceMap};
+use source::{FileId, SourceFile, SourceMap, Span};
 
 pub use checker::OptionValue;
 
@@ -36,9 +36,11 @@ const MAX_DIAGNOSTICS: usize = 200;
 /// What checking a schema produced.
 #[derive(Debug)]
 pub struct CheckOutput {
-    /// Every file read (the schema, its imports, and the project defaults if any):
+    /// Every file read (the schema, then its imports, then the defaults' file if any):
     /// diagnostics point into these.
     pub sources: SourceMap,
+    /// [`CheckSettings::defaults_file`], once added to `sources`.
+    pub defaults_file: Option<FileId>,
     /// The checked schema; `None` when any diagnostic is an error.
     pub schema: Option<model::Schema>,
     /// Errors and warnings, in file and position order.
@@ -54,10 +56,32 @@ impl CheckOutput {
 /// Settings from outside the schema.
 #[derive(Debug, Clone, Default)]
 pub struct CheckSettings {
-    /// Option defaults (for instance from a project manifest), by option name as in a
-    /// schema (`MaxPacketSize`). The schema's own `option` lines override them; they
-    /// are not listed in [`model::Options::set_in_schema`].
-    pub defaults: Vec<(String, OptionValue)>,
+    /// Option defaults (for instance a project manifest's `[options]`). The schema's own
+    /// `option` lines override them; they are not listed in [`model::Options::set_in_schema`].
+    pub defaults: Vec<OptionDefault>,
+    /// The file the defaults are written in, when they come from one: a bad default is
+    /// reported there, at its [`OptionDefault::span`]. Without it, at the schema's start.
+    pub defaults_file: Option<SourceFile>,
+}
+
+/// A project-wide default for one option.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionDefault {
+    /// The option's name as a schema writes it (`MaxPacketSize`).
+    pub name: String,
+    pub value: OptionValue,
+    /// Where the value is written in [`CheckSettings::defaults_file`], as a byte range.
+    pub span: Option<std::ops::Range<usize>>,
+}
+
+impl OptionDefault {
+    pub fn new(name: impl Into<String>, value: OptionValue) -> OptionDefault {
+        OptionDefault {
+            name: name.into(),
+            value,
+            span: None,
+        }
+    }
 }
 
 /// Checks the schema at `path` and everything it imports.
@@ -84,26 +108,28 @@ pub fn check_source_with(name: &str, text: &str, settings: &CheckSettings) -> Ch
 fn run(settings: &CheckSettings, load: impl FnOnce(&mut Loader<'_>)) -> CheckOutput {
     let mut sources = SourceMap::default();
     let mut diagnostics = Vec::new();
-    let mut loaded = {
+    let loaded = {
         let mut loader = Loader::new(&mut sources, &mut diagnostics);
         load(&mut loader);
         loader.finish()
     };
-    let defaults = if settings.defaults.is_empty() {
-        None
-    } else {
-        let text = checker::render_defaults(&settings.defaults);
-        let file = sources.add(SourceFile::new(
-            Default::default(),
-            "<project defaults>".to_string(),
-            text,
-        ));
-        let (ast, parse_diagnostics) = parser::parse(file, &sources.get(file).text);
-        diagnostics.extend(parse_diagnostics);
-        loaded.modules.push(loader::Module { file, ast });
-        Some(loaded.modules.len() - 1)
+    let defaults_file = settings.defaults_file.clone().map(|file| sources.add(file));
+    let root_start = loaded.root.map(|root| Span::new(loaded.modules[root].file, 0, 0));
+    let defaults: Vec<ast::OptionItem> = match root_start {
+        Some(root_start) => settings
+            .defaults
+            .iter()
+            .map(|default| {
+                let span = match (defaults_file, &default.span) {
+                    (Some(file), Some(range)) => Span::new(file, range.start, range.end),
+                    _ => root_start,
+                };
+                default.value.to_item(&default.name, span)
+            })
+            .collect(),
+        None => Vec::new(),
     };
-    let (schema, check_diagnostics) = checker::check(&loaded, defaults);
+    let (schema, check_diagnostics) = checker::check(&loaded, &defaults);
     diagnostics.extend(check_diagnostics);
     diagnostics.sort_by_key(|d| (d.primary.span.file, d.primary.span.start));
     // The same problem can be found twice (a declaration checked from two uses), and not
@@ -130,6 +156,7 @@ fn run(settings: &CheckSettings, load: impl FnOnce(&mut Loader<'_>)) -> CheckOut
     }
     CheckOutput {
         sources,
+        defaults_file,
         schema: if has_errors { None } else { schema },
         diagnostics,
     }

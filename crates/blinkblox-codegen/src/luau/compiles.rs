@@ -49,7 +49,7 @@ const UNCHECKED_LOOPS: u32 = 8;
 
 /// The diagnostic for the first generated module Luau would reject, when the schema has a
 /// payload large or deep enough for that to be possible.
-pub fn check(schema: &Schema, files: &[GeneratedFile]) -> Option<Diagnostic> {
+pub(crate) fn check(schema: &Schema, files: &[GeneratedFile]) -> Option<Diagnostic> {
     if !needs_check(schema) {
         return None;
     }
@@ -58,7 +58,7 @@ pub fn check(schema: &Schema, files: &[GeneratedFile]) -> Option<Diagnostic> {
 
 /// [`check`] for a schema nothing has generated modules for yet (`blinkblox check`): the
 /// Server and Client modules are generated only when the schema needs the check.
-pub fn check_schema(schema: &Schema) -> Option<Diagnostic> {
+pub(crate) fn check_schema(schema: &Schema) -> Option<Diagnostic> {
     if !needs_check(schema) {
         return None;
     }

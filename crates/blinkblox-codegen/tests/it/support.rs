@@ -2,10 +2,10 @@
 //! server and clients, and compare values deeply inside the VM.
 #![allow(dead_code)]
 
-use blinkblox_codegen::{GeneratedFile, OutputKind, Targets, generate};
+use blinkblox_codegen::{GeneratedFile, OutputKind, Outputs, Source, Targets, generate};
 use blinkblox_luau::{Mode, RemoteValue, Simulation, SimulationOptions};
-use blinkblox_schema::check_source;
 use blinkblox_schema::model::Schema;
+use blinkblox_schema::{CheckSettings, check_source};
 
 pub const MODES: [Mode; 2] = [Mode::Native, Mode::Interpreted];
 
@@ -25,13 +25,16 @@ pub struct Modules {
 }
 
 pub fn modules_of(schema: &Schema) -> Modules {
-    let files = generate(
+    modules_in(&generate(
         schema,
         Targets {
             types: true,
             typescript: false,
         },
-    );
+    ))
+}
+
+fn modules_in(files: &[GeneratedFile]) -> Modules {
     let find = |kind: OutputKind| {
         files
             .iter()
@@ -45,8 +48,22 @@ pub fn modules_of(schema: &Schema) -> Modules {
     }
 }
 
+/// Compiles schema text through the compile step every command uses (with the Types module),
+/// failing the test with the diagnostics when it has errors.
 pub fn compile(text: &str) -> Modules {
-    modules_of(&schema(text))
+    let compiled = blinkblox_codegen::compile(
+        Source::Text {
+            name: "test.blink",
+            text,
+        },
+        &CheckSettings::default(),
+        Outputs::Modules(Targets {
+            types: true,
+            typescript: false,
+        }),
+    );
+    assert!(!compiled.has_errors(), "schema has errors: {:#?}", compiled.diagnostics);
+    modules_in(&compiled.files)
 }
 
 /// Luau helpers every world gets as `shared.*`: deep equality that knows the

@@ -27,7 +27,7 @@ use crate::loader::Loaded;
 use crate::model::{ChannelLayout, EventDecl, FunctionDecl, Options, Schema, ScopePath, StreamDecl, TypeDecl, TypeId};
 use crate::source::Span;
 
-pub use options::{OptionValue, render_defaults};
+pub use options::OptionValue;
 
 /// Resolution steps (nested types, references, instantiations) before a type is
 /// reported as too deeply nested. Keeps the recursive resolver well inside the stack.
@@ -89,7 +89,7 @@ pub(crate) struct Checker<'a> {
     options: Options,
     /// Where the root file set each option (for duplicates).
     option_spans: HashMap<&'static str, Span>,
-    /// Where the project defaults set each option (their lines map to the manifest's).
+    /// Where the project defaults set each option (in the file they come from).
     default_spans: HashMap<&'static str, Span>,
     /// Entries being resolved, innermost last (to name a cycle).
     resolving: Vec<usize>,
@@ -106,9 +106,9 @@ pub(crate) struct Checker<'a> {
     unreliable: ChannelLayout,
 }
 
-/// Checks a loaded schema. `defaults` is a module holding project-wide option
-/// defaults (applied before the root file's own options, which override them).
-pub fn check(loaded: &Loaded, defaults: Option<usize>) -> (Option<Schema>, Vec<Diagnostic>) {
+/// Checks a loaded schema. `defaults` are project-wide option defaults, applied before the
+/// root file's own options, which override them.
+pub fn check(loaded: &Loaded, defaults: &[ast::OptionItem]) -> (Option<Schema>, Vec<Diagnostic>) {
     let Some(root) = loaded.root else {
         return (None, Vec::new());
     };
@@ -141,8 +141,8 @@ pub fn check(loaded: &Loaded, defaults: Option<usize>) -> (Option<Schema>, Vec<D
             index_bytes: 1,
         },
     };
-    if let Some(defaults) = defaults {
-        checker.apply_defaults(&loaded.modules[defaults].ast.items);
+    for default in defaults {
+        checker.apply_option(default, false);
     }
     checker.collect_root(root);
     checker.resolve_all_types();

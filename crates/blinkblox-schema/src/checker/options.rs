@@ -1,11 +1,11 @@
-//! `option Name = value`: Blink's options and BlinkBlox's (SPEC §2.2), with their types.
+//! `option Name = value`: Blink's options and BlinkBlox's, with their types.
 //!
-//! Project-wide defaults (from a manifest) arrive as [`OptionValue`]s; they are
-//! rendered as `option` lines into a synthetic source file so that a bad default gets
-//! the same diagnostics, pointing at that file, as a bad line in a schema.
+//! Project-wide defaults (from a manifest) arrive as [`OptionValue`]s with the place they
+//! are written; each is checked as an `option` line would be, so a bad default gets the
+//! same diagnostics as a bad line in a schema, pointing at the default.
 
 use super::Checker;
-use crate::ast::{self, Item, LiteralKind};
+use crate::ast::{self, LiteralKind};
 use crate::codes;
 use crate::diagnostics::Diagnostic;
 use crate::model::{Casing, Options};
@@ -56,20 +56,28 @@ const OPTIONS: &[(&str, ValueKind)] = &[
     ("AllowNonFinite", ValueKind::Flag),
 ];
 
-/// Renders manifest defaults as `option` lines (see the module docs).
-pub fn render_defaults(defaults: &[(String, OptionValue)]) -> String {
-    let mut out = String::new();
-    for (name, value) in defaults {
-        let value = match value {
-            OptionValue::String(text) if !text.contains('"') => format!("\"{text}\""),
-            OptionValue::String(text) => format!("'{text}'"),
-            OptionValue::Bool(flag) => flag.to_string(),
-            OptionValue::Number(number) => format!("{number}"),
-            OptionValue::Name(word) => word.clone(),
+impl OptionValue {
+    /// The default as the `option` line it stands for, placed at `span`.
+    pub(crate) fn to_item(&self, name: &str, span: Span) -> ast::OptionItem {
+        let kind = match self {
+            OptionValue::String(text) => LiteralKind::String(text.clone()),
+            OptionValue::Bool(flag) => LiteralKind::Bool(*flag),
+            OptionValue::Number(value) => LiteralKind::Number {
+                value: *value,
+                text: format!("{value}"),
+            },
+            OptionValue::Name(word) => LiteralKind::Ident(word.clone()),
         };
-        out.push_str(&format!("option {name} = {value}\n"));
+        ast::OptionItem {
+            name: ast::Name {
+                text: name.to_string(),
+                span,
+                quoted: false,
+            },
+            value: ast::Literal { kind, span },
+            span,
+        }
     }
-    out
 }
 
 enum Value {
@@ -81,14 +89,6 @@ enum Value {
 }
 
 impl Checker<'_> {
-    pub(super) fn apply_defaults(&mut self, items: &[Item]) {
-        for item in items {
-            if let Item::Option(option) = item {
-                self.apply_option(option, false);
-            }
-        }
-    }
-
     /// Checks and applies one option line. `from_schema` is false for defaults.
     pub(super) fn apply_option(&mut self, item: &ast::OptionItem, from_schema: bool) {
         let name = item.name.text.as_str();

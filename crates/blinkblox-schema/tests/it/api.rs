@@ -4,7 +4,10 @@
 use std::path::Path;
 
 use blinkblox_schema::model::{Payload, Reliability, TypeKind};
-use blinkblox_schema::{CheckSettings, OptionValue, check_file_with, check_source, check_source_with, codes, wire};
+use blinkblox_schema::source::SourceFile;
+use blinkblox_schema::{
+    CheckSettings, OptionDefault, OptionValue, check_file_with, check_source, check_source_with, codes, wire,
+};
 
 fn codes_of(output: &blinkblox_schema::CheckOutput) -> Vec<&'static str> {
     output.diagnostics.iter().map(|d| d.code).collect()
@@ -61,13 +64,11 @@ fn an_import_cycle_names_the_chain() {
 fn project_defaults_apply_unless_the_schema_sets_the_option() {
     let settings = CheckSettings {
         defaults: vec![
-            ("MaxPacketSize".to_string(), OptionValue::Number(4096.0)),
-            ("Casing".to_string(), OptionValue::Name("Camel".to_string())),
-            (
-                "ServerOutput".to_string(),
-                OptionValue::String("out/server.luau".to_string()),
-            ),
+            OptionDefault::new("MaxPacketSize", OptionValue::Number(4096.0)),
+            OptionDefault::new("Casing", OptionValue::Name("Camel".to_string())),
+            OptionDefault::new("ServerOutput", OptionValue::String("out/server.luau".to_string())),
         ],
+        ..CheckSettings::default()
     };
     let output = check_source_with("net.blink", "option Casing = Snake\ntype A = u8\n", &settings);
     let schema = output.schema.expect("valid");
@@ -78,14 +79,41 @@ fn project_defaults_apply_unless_the_schema_sets_the_option() {
 }
 
 #[test]
-fn a_bad_project_default_is_reported_against_the_defaults() {
+fn a_bad_project_default_is_reported_where_the_default_is_written() {
+    let manifest = "[options]\nMaxPackets = 1\n";
+    let value = manifest.find('1').expect("the value");
     let settings = CheckSettings {
-        defaults: vec![("MaxPackets".to_string(), OptionValue::Number(1.0))],
+        defaults: vec![OptionDefault {
+            span: Some(value..value + 1),
+            ..OptionDefault::new("MaxPackets", OptionValue::Number(1.0))
+        }],
+        defaults_file: Some(SourceFile::new(
+            "blinkblox.toml".into(),
+            "blinkblox.toml".to_string(),
+            manifest.to_string(),
+        )),
     };
     let output = check_source_with("net.blink", "type A = u8\n", &settings);
     assert_eq!(codes_of(&output), vec![codes::UNKNOWN_OPTION]);
-    let file = output.sources.get(output.diagnostics[0].primary.span.file);
-    assert_eq!(file.name, "<project defaults>");
+    let span = output.diagnostics[0].primary.span;
+    assert_eq!(Some(span.file), output.defaults_file);
+    assert_eq!(output.sources.get(span.file).name, "blinkblox.toml");
+    assert_eq!((span.start as usize, span.end as usize), (value, value + 1));
+
+    // Without the file they come from, a bad default is reported at the schema's start.
+    let output = check_source_with(
+        "net.blink",
+        "type A = u8\n",
+        &CheckSettings {
+            defaults: vec![OptionDefault::new("MaxPackets", OptionValue::Number(1.0))],
+            ..CheckSettings::default()
+        },
+    );
+    assert_eq!(codes_of(&output), vec![codes::UNKNOWN_OPTION]);
+    assert_eq!(
+        output.sources.get(output.diagnostics[0].primary.span.file).name,
+        "net.blink"
+    );
 }
 
 #[test]

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
-use blinkblox_codegen::luau::compiles;
-use blinkblox_schema as schema;
+use blinkblox_codegen::{Outputs, Source, compile};
+use blinkblox_schema::CheckSettings;
 use blinkblox_schema::diagnostics::{json, render};
 
 /// Check schemas for errors without writing anything.
@@ -90,26 +90,18 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // A file imported by several schemas is checked with each; report its problems once.
     let mut reported: HashSet<(String, u32, &'static str, String)> = HashSet::new();
     for (index, file) in files.iter().enumerate() {
-        let (sources, mut diagnostics, checked) = match manifest.as_ref().and_then(|m| Some((m, m.schemas.get(index)?)))
-        {
+        let compiled = match manifest.as_ref().and_then(|m| Some((m, m.schemas.get(index)?))) {
             Some((manifest, (path, out_rel))) => match manifest.check(path, out_rel) {
-                Ok(checked) => (checked.sources, checked.diagnostics, checked.schema),
+                Ok(compiled) => compiled,
                 // A bad option default: the same for every schema, so said once.
                 Err(err) => {
                     eprintln!("error: {err}");
                     return ExitCode::from(EXIT_USER_ERROR);
                 }
             },
-            None => {
-                let output = schema::check_file(file);
-                (output.sources, output.diagnostics, output.schema)
-            }
+            None => compile(Source::File(file), &CheckSettings::default(), Outputs::Check),
         };
-        // What `compile` and `sync` would still refuse: modules Luau cannot compile (E4018).
-        // Generated only for the schemas whose modules Luau could reject.
-        if let Some(checked) = checked.filter(|_| !diagnostics.iter().any(|d| d.is_error())) {
-            diagnostics.extend(compiles::check_schema(&checked));
-        }
+        let (sources, diagnostics) = (compiled.sources, compiled.diagnostics);
         for diagnostic in &diagnostics {
             let source = sources.files().get(diagnostic.primary.span.file.0 as usize);
             let key = (

@@ -4,10 +4,9 @@
 //! already ends in `.luau` or `.lua`), and missing folders are created. With
 //! `Typescript = true` a `.d.ts` goes next to each Luau output, named as Blink names it
 //! (`Server.luau` → `Server.d.ts`, `init.luau` → `index.d.ts`). A schema with errors
-//! prints its diagnostics and writes nothing. An output that already holds exactly what
-//! would be written is left alone, as `sync` leaves it: no new modification time for Rojo to
-//! re-sync, and no truncate-and-rewrite for the file system to flush (on ext4, truncating a
-//! file still being written back makes the process wait for that write-back).
+//! prints its diagnostics and writes nothing. Outputs are written as `sync` writes them:
+//! atomically, and only when their contents changed (an unchanged module keeps its
+//! modification time, so Rojo does not re-sync it).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,9 +14,9 @@ use std::process::ExitCode;
 
 use crate::cli::check::MessageFormat;
 use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
-use blinkblox_codegen::luau::compiles;
-use blinkblox_codegen::{OutputKind, Targets, generate};
-use blinkblox_schema as schema;
+use blinkblox_codegen::{OutputKind, Outputs, Source, Targets, compile};
+use blinkblox_project::writer;
+use blinkblox_schema::CheckSettings;
 use blinkblox_schema::diagnostics::{Diagnostic, json, render};
 use blinkblox_schema::model::Options;
 use blinkblox_schema::source::SourceMap;
@@ -44,18 +43,22 @@ pub fn run(args: CompileArgs) -> ExitCode {
         eprintln!("help: give the path of a .blink schema, e.g. `blinkblox compile net.blink`");
         return ExitCode::from(EXIT_USAGE);
     }
-    let output = schema::check_file(&args.file);
+    let compiled = compile(
+        Source::File(&args.file),
+        &CheckSettings::default(),
+        Outputs::Modules(Targets::default()),
+    );
     let color = args.message_format == MessageFormat::Human && render::color_wanted();
     let mut err = std::io::stderr().lock();
     print_diagnostics(
         &mut err,
-        &output.diagnostics,
-        &output.sources,
+        &compiled.diagnostics,
+        &compiled.sources,
         args.message_format,
         color,
     );
-    let Some(schema) = output.schema else {
-        let errors = output.diagnostics.iter().filter(|d| d.is_error()).count();
+    let errors = compiled.diagnostics.iter().filter(|d| d.is_error()).count();
+    let Some(schema) = compiled.schema.as_ref().filter(|_| errors == 0) else {
         let _ = writeln!(
             err,
             "error: `{}` has {errors} error(s); nothing was written",
@@ -71,28 +74,11 @@ pub fn run(args: CompileArgs) -> ExitCode {
             return ExitCode::from(EXIT_USER_ERROR);
         }
     };
-    let files = generate(
-        &schema,
-        Targets {
-            types: schema.options.types_output.is_some(),
-            typescript: schema.options.typescript,
-        },
-    );
-    if let Some(diagnostic) = compiles::check(&schema, &files) {
-        print_diagnostics(&mut err, &[diagnostic], &output.sources, args.message_format, color);
-        let _ = writeln!(
-            err,
-            "error: `{}` has 1 error(s); nothing was written",
-            args.file.display()
-        );
-        return ExitCode::from(EXIT_USER_ERROR);
-    }
-
     for (kind, path) in &destinations {
-        let Some(file) = files.iter().find(|f| f.kind == *kind) else {
+        let Some(file) = compiled.files.iter().find(|f| f.kind == *kind) else {
             continue;
         };
-        let written = match write_if_changed(path, &file.contents) {
+        let written = match writer::write_if_changed(path, file.contents.as_bytes()) {
             Ok(written) => written,
             Err(problem) => {
                 let _ = writeln!(err, "error: could not write `{}`: {problem}", path.display());
@@ -267,19 +253,6 @@ pub fn declaration_path(luau: &Path) -> PathBuf {
     luau.with_file_name(format!("{stem}.d.ts"))
 }
 
-/// Writes `contents` to `path` (creating its folders) unless the file already holds exactly
-/// `contents`; returns whether it wrote.
-fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<bool> {
-    if std::fs::read(path).is_ok_and(|on_disk| on_disk == contents.as_bytes()) {
-        return Ok(false);
-    }
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::write(path, contents)?;
-    Ok(true)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,35 +263,6 @@ mod tests {
         assert_eq!(output_path(base, "../out/Server"), Path::new("net/../out/Server.luau"));
         assert_eq!(output_path(base, "client.luau"), Path::new("net/client.luau"));
         assert_eq!(output_path(base, "shared/init"), Path::new("net/shared/init.luau"));
-    }
-
-    #[test]
-    fn an_identical_output_is_left_alone_and_a_different_one_rewritten() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("out").join("Server.luau");
-        assert!(
-            write_if_changed(&path, "return 1\n").expect("first write"),
-            "a new file is written"
-        );
-        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
-        std::fs::File::options()
-            .write(true)
-            .open(&path)
-            .and_then(|file| file.set_modified(old))
-            .expect("set mtime");
-        assert!(
-            !write_if_changed(&path, "return 1\n").expect("same"),
-            "the same bytes are not rewritten"
-        );
-        let modified = std::fs::metadata(&path)
-            .and_then(|meta| meta.modified())
-            .expect("mtime");
-        assert_eq!(modified, old, "an unchanged output keeps its modification time");
-        assert!(write_if_changed(&path, "return 2\n").expect("changed"));
-        assert_eq!(std::fs::read_to_string(&path).expect("read"), "return 2\n");
-        // A longer file that starts with the new contents is not mistaken for them.
-        assert!(write_if_changed(&path, "return").expect("prefix"));
-        assert_eq!(std::fs::read_to_string(&path).expect("read"), "return");
     }
 
     #[test]
