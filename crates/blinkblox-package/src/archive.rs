@@ -20,7 +20,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, System, ZipWriter};
 
-use crate::layout::PackageFiles;
+use crate::files::PackageFiles;
 
 /// Wally refuses to publish a package zip larger than this.
 pub const MAX_PACKAGE_BYTES: usize = 2 * 1024 * 1024;

@@ -17,19 +17,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::files::{PackageFiles, SchemaModules};
 use crate::spec::PackageSpec;
-
-/// The modules generated for one schema.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SchemaModules {
-    /// The schema's folder under the output, `/`-separated: `combat` or `sub/combat`.
-    pub folder: String,
-    /// File name (`Server.luau`) and contents.
-    pub files: Vec<(String, Vec<u8>)>,
-}
-
-/// The package's files, by `/`-separated path relative to the package root.
-pub type PackageFiles = BTreeMap<String, Vec<u8>>;
 
 /// The module names a schema folder may hold, in the order the header lists them.
 pub const SIDES: [&str; 3] = ["Server", "Client", "Types"];

@@ -12,11 +12,12 @@ pub mod spec;
 pub mod template;
 
 mod error;
+mod files;
 
 use sha2::{Digest, Sha256};
 
 pub use error::Error;
-pub use layout::{PackageFiles, SchemaModules};
+pub use files::{PackageFiles, SchemaModules};
 pub use spec::{Locator, PackageSpec, PackageTable, Realm};
 
 /// A package built in memory.

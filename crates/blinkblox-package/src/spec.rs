@@ -181,7 +181,7 @@ impl PackageSpec {
         }
         // Files an installed package cannot do without: excluding one is a mistake in the
         // manifest, so it is reported at `exclude`'s line rather than when zipping.
-        let required: crate::layout::PackageFiles = crate::archive::REQUIRED_FILES
+        let required: crate::files::PackageFiles = crate::archive::REQUIRED_FILES
             .iter()
             .map(|path| (path.to_string(), Vec::new()))
             .collect();

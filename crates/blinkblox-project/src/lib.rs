@@ -9,9 +9,11 @@ pub mod manifest;
 pub mod package;
 pub mod paths;
 pub mod plan;
+pub mod project;
 pub mod rojo;
 pub mod schemas;
 pub mod sync;
+pub mod wally;
 pub mod watch;
 pub mod writer;
 

@@ -1,101 +1,18 @@
 //! `blinkblox package`: sync, then write the generated modules as a Wally package (folder and
 //! zip) built by `blinkblox-package` from the modules the lockfile records.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use blinkblox_package::{PackageFiles, PackageSpec, SchemaModules, archive, build, layout};
 
 use crate::lockfile::{self, Lockfile};
-use crate::manifest::{self, Manifest};
-use crate::plan::OutputFile;
+use crate::manifest::Manifest;
 use crate::sync::{self, SyncError, SyncFlags, SyncOutcome};
+use crate::wally::{package_error, sorted, spec_of};
 use crate::{ProjectError, paths, writer};
 
 /// Where the package goes when `--output` is not given, relative to the manifest.
 pub const DEFAULT_OUTPUT: &str = "dist";
-
-/// Reads and checks `manifest`'s `[package]` table.
-pub fn spec_of(manifest: &Manifest) -> Result<PackageSpec, ProjectError> {
-    let file = manifest
-        .path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_else(|| manifest::MANIFEST_NAME.to_string());
-    let Some(package) = &manifest.package else {
-        return Err(ProjectError::new(format!(
-            "{file}: there is no `[package]` table, so there is nothing to package"
-        ))
-        .with_help(
-            "add to blinkblox.toml:\n    [package]\n    name = \"your-scope/net\"\n    version = \"0.1.0\"\n    realm = \"shared\"",
-        ));
-    };
-    Ok(PackageSpec::check(
-        package,
-        &blinkblox_package::Locator::new(&file, &manifest.text),
-    )?)
-}
-
-/// What a sync's lockfile records about the package, for sync to call with the files it
-/// generated: `None` when the manifest has no `[package]` table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PackageRecord {
-    /// `scope/name`.
-    pub name: String,
-    pub version: String,
-    /// sha256 of the zip `blinkblox package` writes from these files.
-    pub sha256: String,
-}
-
-/// The package record for a sync that generated `files` into `output_dir`.
-pub fn record_for_sync(
-    manifest: &Manifest,
-    output_dir: &Path,
-    files: &[OutputFile],
-) -> Result<Option<PackageRecord>, ProjectError> {
-    if manifest.package.is_none() {
-        return Ok(None);
-    }
-    let spec = spec_of(manifest)?;
-    let mut by_folder: BTreeMap<String, SchemaModules> = BTreeMap::new();
-    for file in files {
-        let Some(rel) = paths::relative_to(&file.path, output_dir) else {
-            continue;
-        };
-        let rel = paths::slash(&rel);
-        let Some((folder, name)) = rel.rsplit_once('/') else {
-            continue;
-        };
-        by_folder
-            .entry(folder.to_string())
-            .or_insert_with(|| SchemaModules {
-                folder: folder.to_string(),
-                files: Vec::new(),
-            })
-            .files
-            .push((name.to_string(), file.contents.clone().into_bytes()));
-    }
-    let schemas: Vec<SchemaModules> = by_folder.into_values().map(sorted).collect();
-    let built = build(&spec, &schemas).map_err(|message| package_error(&spec, message))?;
-    Ok(Some(PackageRecord {
-        name: spec.full_name(),
-        version: spec.version.clone(),
-        sha256: built.zip_sha256(),
-    }))
-}
-
-fn sorted(mut schema: SchemaModules) -> SchemaModules {
-    schema.files.sort();
-    schema
-}
-
-fn package_error(spec: &PackageSpec, message: String) -> ProjectError {
-    ProjectError::new(format!(
-        "could not package {} {}: {message}",
-        spec.full_name(),
-        spec.version
-    ))
-}
 
 /// The modules the lockfile records, read back from disk. A file that differs from its
 /// recorded hash means the tree changed since the sync: an error, never a silent mix.
@@ -357,65 +274,4 @@ fn files_in(folder: &Path) -> Result<Vec<String>, ProjectError> {
         }
     }
     Ok(files)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn manifest(package: &str) -> Manifest {
-        let text = format!("[schemas]\ninclude = [\"net/*.blink\"]\n[output]\npath = \"out\"\n{package}");
-        Manifest::parse(Path::new("/p/blinkblox.toml"), Path::new("/p"), text).expect("manifest")
-    }
-
-    fn outputs() -> Vec<OutputFile> {
-        [
-            "combat/Server.luau",
-            "combat/Client.luau",
-            "combat/Server.d.ts",
-            "chat/Client.luau",
-        ]
-        .iter()
-        .map(|rel| OutputFile {
-            path: Path::new("/p/out").join(rel),
-            contents: format!("-- {rel}\nreturn {{}}\n"),
-        })
-        .collect()
-    }
-
-    #[test]
-    fn the_sync_record_is_the_hash_of_the_zip_package_writes() {
-        let with = manifest("[package]\nname = \"studio/net\"\nversion = \"1.0.0\"\n");
-        let record = record_for_sync(&with, Path::new("/p/out"), &outputs())
-            .expect("record")
-            .expect("a [package] table");
-        assert_eq!((record.name.as_str(), record.version.as_str()), ("studio/net", "1.0.0"));
-
-        let spec = spec_of(&with).expect("spec");
-        let schemas = vec![
-            SchemaModules {
-                folder: "chat".into(),
-                files: vec![("Client.luau".into(), b"-- chat/Client.luau\nreturn {}\n".to_vec())],
-            },
-            SchemaModules {
-                folder: "combat".into(),
-                files: vec![
-                    ("Client.luau".into(), b"-- combat/Client.luau\nreturn {}\n".to_vec()),
-                    ("Server.d.ts".into(), b"-- combat/Server.d.ts\nreturn {}\n".to_vec()),
-                    ("Server.luau".into(), b"-- combat/Server.luau\nreturn {}\n".to_vec()),
-                ],
-            },
-        ];
-        let built = build(&spec, &schemas).expect("build");
-        assert_eq!(record.sha256, built.zip_sha256());
-        assert_eq!(record.sha256.len(), 64);
-
-        assert_eq!(
-            record_for_sync(&manifest(""), Path::new("/p/out"), &outputs()).expect("ok"),
-            None
-        );
-        let bad = manifest("[package]\nname = \"Studio/net\"\nversion = \"1.0.0\"\n");
-        let err = record_for_sync(&bad, Path::new("/p/out"), &outputs()).unwrap_err();
-        assert!(err.message.starts_with("blinkblox.toml:6: [package] name"), "{err}");
-    }
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::lockfile::{self, LockedSchema, Lockfile};
-use crate::sync::Project;
+use crate::project::Project;
 use crate::{ProjectError, paths, writer};
 use blinkblox_codegen::OutputKind;
 

@@ -79,7 +79,7 @@ fn the_root_module_requires_each_side_lazily_through_the_link() {
     let text = "[schemas]\ninclude = [\"*.blink\"]\n[output]\npath = \"o\"\n[package]\nname = \"studio/net\"\nversion = \"2.0.0\"\n";
     let manifest =
         Manifest::parse(Path::new("/p/blinkblox.toml"), Path::new("/p"), text.to_string()).expect("manifest");
-    let spec = blinkblox_project::package::spec_of(&manifest).expect("spec");
+    let spec = blinkblox_project::wally::spec_of(&manifest).expect("spec");
     let built = package::build(&spec, &[schema("combat"), schema("sub/my-chat"), schema("Parent")]).expect("build");
 
     let mut sim = Simulation::new(Mode::Native, 0).expect("simulation");

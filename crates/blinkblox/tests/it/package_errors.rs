@@ -180,7 +180,7 @@ fn packages_over_two_mebibytes_are_rejected() {
     let text = "[schemas]\ninclude = [\"*.blink\"]\n[output]\npath = \"out\"\n[package]\nname = \"studio/net\"\nversion = \"1.0.0\"\n";
     let manifest =
         Manifest::parse(Path::new("/p/blinkblox.toml"), Path::new("/p"), text.to_string()).expect("manifest");
-    let spec = blinkblox_project::package::spec_of(&manifest).expect("spec");
+    let spec = blinkblox_project::wally::spec_of(&manifest).expect("spec");
     let schema = |len: usize| SchemaModules {
         folder: "big".into(),
         files: vec![
