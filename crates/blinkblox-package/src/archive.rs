@@ -1,5 +1,5 @@
-//! The package zip, laid out as `wally package` lays it out (`reference/rojo-wally.md`
-//! §2.6) and byte-for-byte reproducible:
+//! The package zip, laid out as `wally package` lays it out and byte-for-byte
+//! reproducible:
 //!
 //! - the zip root is the package root, so `wally.toml` is a top-level entry;
 //! - Wally's walk rules: top-level hidden entries (`.*`), `wally.lock`, `Packages`,

@@ -1,5 +1,5 @@
 //! `blinkblox.toml`: where the schemas are, where the modules go, project-wide option
-//! defaults, the Rojo project file and the Wally `[package]` table (SPEC §5).
+//! defaults, the Rojo project file and the Wally `[package]` table.
 //!
 //! Unknown keys and wrong types are errors that name the key, the line and the valid keys:
 //! a typo in a build manifest must never be silently ignored.

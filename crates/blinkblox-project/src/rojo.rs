@@ -1,6 +1,7 @@
 //! The Rojo project file: finding it, resolving an instance path such as
 //! `ReplicatedStorage.Shared.Net` to the folder on disk behind it, and telling which
-//! instance a folder becomes (rojo-wally.md §1.1, §1.4).
+//! instance a folder becomes (through the project's `$path` nodes, and Rojo's rule that a
+//! folder's `init.luau` makes the folder itself the module).
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! Helpers for code generators walking a checked [`Schema`]: the wire rules of SPEC §3.2
+//! Helpers for code generators walking a checked [`Schema`]: the wire format's rules
 //! that depend on looking through named types, stated once so every generator and the
 //! checker's layouts agree.
 //!

@@ -1,4 +1,4 @@
-//! Wire layouts (SPEC §3.2): how many bytes each type takes, whether that is fixed,
+//! Wire layouts: how many bytes each type takes, whether that is fixed,
 //! and where each struct field goes.
 //!
 //! Pure functions over already-computed child layouts. Sizes are computed in `u64`

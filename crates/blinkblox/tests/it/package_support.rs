@@ -1,6 +1,6 @@
 //! Helpers for the `package_*` tests: a temp copy of the example with a `[package]` table,
 //! running `blinkblox package`, reading zips, and installing a zip the way `wally install`
-//! does (`reference/rojo-wally.md` §2.4).
+//! does (the package's folder under `Packages/_Index/` and a link module beside it).
 
 #![allow(dead_code)]
 
