@@ -31,7 +31,7 @@ pub use checker::OptionValue;
 pub const SOURCE_FINGERPRINT: &str = env!("BLINKBLOX_SOURCE_FINGERPRINT");
 
 /// Diagnostics kept for one schema; the rest are summarised in one line.
-const MAX_DIAGNOSTICS: usize = 200;
+pub(crate) const MAX_DIAGNOSTICS: usize = 200;
 
 /// What checking a schema produced.
 #[derive(Debug)]

@@ -19,6 +19,7 @@ mod primitives;
 mod structs;
 mod types;
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use crate::ast;
@@ -26,6 +27,7 @@ use crate::diagnostics::Diagnostic;
 use crate::loader::Loaded;
 use crate::model::{ChannelLayout, EventDecl, FunctionDecl, Options, Schema, ScopePath, StreamDecl, TypeDecl, TypeId};
 use crate::source::Span;
+use crate::suggest::Candidates;
 
 pub use options::OptionValue;
 
@@ -91,6 +93,10 @@ pub(crate) struct Checker<'a> {
     option_spans: HashMap<&'static str, Span>,
     /// Where the project defaults set each option (in the file they come from).
     default_spans: HashMap<&'static str, Span>,
+    /// "Did you mean" suggestions still worth making: no more than diagnostics are shown.
+    suggestions_left: Cell<usize>,
+    /// Each scope's declared type names, indexed for suggestions the first time one is made.
+    type_candidates: RefCell<HashMap<usize, Candidates>>,
     /// Entries being resolved, innermost last (to name a cycle).
     resolving: Vec<usize>,
     /// Generic entries being instantiated (a generic that uses itself is recursive).
@@ -123,6 +129,8 @@ pub fn check(loaded: &Loaded, defaults: &[ast::OptionItem]) -> (Option<Schema>, 
         options: Options::default(),
         option_spans: HashMap::new(),
         default_spans: HashMap::new(),
+        suggestions_left: Cell::new(crate::MAX_DIAGNOSTICS),
+        type_candidates: RefCell::new(HashMap::new()),
         resolving: Vec::new(),
         instantiating: Vec::new(),
         depth: 0,

@@ -10,7 +10,7 @@ use crate::codes;
 use crate::diagnostics::Diagnostic;
 use crate::model::TypeId;
 use crate::source::Span;
-use crate::suggest::closest;
+use crate::suggest::Candidates;
 
 /// Type names built into the language (they take precedence over declarations).
 pub(super) const PRIMITIVES: &[&str] = &[
@@ -321,17 +321,41 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// A "did you mean" for an unknown type name seen from `scope`.
+    /// A "did you mean" for an unknown type name seen from `scope`: the closest of the
+    /// primitives, the generic parameters in scope and the types declared in `scope` and
+    /// the scopes around it. Each scope's candidates are indexed once, and only as many
+    /// suggestions are made as diagnostics can be shown.
     pub(super) fn suggest_type(&self, scope: usize, word: &str, generics: &[String]) -> Option<String> {
-        let mut candidates: Vec<&str> = PRIMITIVES.to_vec();
-        candidates.extend(generics.iter().map(String::as_str));
-        let mut current = Some(scope);
-        while let Some(index) = current {
-            let node = &self.scopes[index];
-            candidates.extend(node.types.keys().map(String::as_str));
-            current = node.parent;
+        let budget = self.suggestions_left.get();
+        if budget == 0 {
+            return None;
         }
-        closest(word, candidates).map(str::to_string)
+        self.suggestions_left.set(budget - 1);
+        // Primitives and generic parameters first (the first of equally close names wins),
+        // then the declared types, indexed once per scope.
+        let mut first: Vec<&str> = PRIMITIVES.to_vec();
+        first.extend(generics.iter().map(String::as_str));
+        let first_index = Candidates::new(first);
+        let first = first_index.closest_with_distance(word);
+        let mut cache = self.type_candidates.borrow_mut();
+        let declared = cache.entry(scope).or_insert_with(|| {
+            let mut names: Vec<&str> = Vec::new();
+            let mut current = Some(scope);
+            while let Some(index) = current {
+                let node = &self.scopes[index];
+                // Sorted, so that the first of equally close names is the same every run.
+                let mut declared: Vec<&str> = node.types.keys().map(String::as_str).collect();
+                declared.sort_unstable();
+                names.extend(declared);
+                current = node.parent;
+            }
+            Candidates::new(names)
+        });
+        match (first, declared.closest_with_distance(word)) {
+            (Some((near, name)), Some((distance, _))) if near <= distance => Some(name.to_string()),
+            (_, Some((_, name))) | (Some((_, name)), None) => Some(name.to_string()),
+            (None, None) => None,
+        }
     }
 
     pub(super) fn warn_if_empty(&mut self, root: usize) {

