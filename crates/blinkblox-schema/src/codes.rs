@@ -20,6 +20,7 @@ pub const EXPECTED_DECLARATION: &str = "E2004";
 pub const NESTING_TOO_DEEP: &str = "E2005";
 pub const TOO_MANY_ERRORS: &str = "E2006";
 pub const MISPLACED_EXPORT: &str = "E2007";
+pub const MISSING_SEPARATOR: &str = "E2008";
 
 // Names, types and imports.
 pub const UNKNOWN_TYPE: &str = "E3001";
@@ -110,6 +111,7 @@ pub const TABLE: &[(&str, &str)] = &[
         MISPLACED_EXPORT,
         "`export` before something other than a type declaration",
     ),
+    (MISSING_SEPARATOR, "a missing `,` between the elements of a list"),
     (UNKNOWN_TYPE, "a type name that is not declared"),
     (DUPLICATE_DECLARATION, "a name declared twice in one scope"),
     (DUPLICATE_MEMBER, "a field, variant, member or flag declared twice"),

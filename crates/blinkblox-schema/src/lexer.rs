@@ -6,10 +6,12 @@
 //!
 //! Lexical errors (stray characters, unterminated strings and comments, malformed
 //! numbers) are pushed to the diagnostics list and lexing continues after them. A run
-//! of stray characters is reported once.
+//! of stray characters is reported once. Once the list holds the parser's error cap
+//! ([`crate::parser::MAX_ERRORS`]), the file ends there: nothing after it could be shown.
 
 use crate::codes;
 use crate::diagnostics::Diagnostic;
+use crate::parser::MAX_ERRORS;
 use crate::source::{FileId, Span};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +95,10 @@ impl<'a> Lexer<'a> {
     /// The next token; lexical errors found on the way are appended to `diagnostics`.
     pub fn next_token(&mut self, diagnostics: &mut Vec<Diagnostic>) -> Token {
         loop {
+            if diagnostics.len() >= MAX_ERRORS {
+                self.pos = self.bytes.len();
+                return self.token(TokenKind::Eof, self.pos);
+            }
             self.skip_whitespace();
             let start = self.pos;
             let Some(&byte) = self.bytes.get(start) else {
@@ -372,6 +378,14 @@ mod tests {
                 codes::INVALID_NUMBER
             ]
         );
+    }
+
+    #[test]
+    fn lexing_stops_at_the_error_cap() {
+        let text = "@ ".repeat(100_000);
+        let (tokens, diagnostics) = kinds(&text);
+        assert!(tokens.is_empty());
+        assert_eq!(diagnostics.len(), MAX_ERRORS);
     }
 
     #[test]

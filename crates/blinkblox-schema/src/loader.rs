@@ -73,6 +73,7 @@ impl<'a> Loader<'a> {
                     ReadProblem::TooLarge(bytes) => {
                         format!("`{name}` is {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)")
                     }
+                    ReadProblem::NotAFile(kind) => format!("`{name}` is {kind}, not a schema file"),
                 };
                 self.diagnostics.push(
                     Diagnostic::error(
@@ -161,7 +162,13 @@ impl<'a> Loader<'a> {
             append_extension(&joined, "txt"),
             append_extension(&joined, "blink"),
         ];
-        let Some(found) = candidates.iter().find(|candidate| candidate.is_file()) else {
+        // A regular file first; failing that, something else by that name (a folder, a
+        // device), which reading refuses by what it is, rather than "cannot find".
+        let found = candidates
+            .iter()
+            .find(|candidate| candidate.is_file())
+            .or_else(|| candidates.iter().find(|candidate| candidate.exists()));
+        let Some(found) = found else {
             let tried: Vec<String> = candidates.iter().map(|c| display_name(&normalize(c))).collect();
             self.diagnostics.push(
                 Diagnostic::error(
@@ -214,6 +221,7 @@ impl<'a> Loader<'a> {
                     ReadProblem::TooLarge(bytes) => {
                         format!("{bytes} bytes is more than a schema can be ({MAX_FILE_BYTES} bytes)")
                     }
+                    ReadProblem::NotAFile(kind) => format!("it is {kind}, not a schema file"),
                 };
                 self.diagnostics.push(
                     Diagnostic::error(
@@ -244,7 +252,10 @@ pub enum SourceText {
 /// the offending byte.)
 enum ReadProblem {
     Io(std::io::Error),
+    /// Larger than a schema may be: its size, or at least how much was read.
     TooLarge(u64),
+    /// A folder, device, pipe or socket: nothing a schema can be.
+    NotAFile(&'static str),
 }
 
 impl ReadProblem {
@@ -252,16 +263,62 @@ impl ReadProblem {
         match self {
             ReadProblem::Io(_) => "check that the path exists and is a readable file",
             ReadProblem::TooLarge(_) => "split the schema into smaller files that import each other",
+            ReadProblem::NotAFile(_) => "name a .blink file",
         }
     }
 }
 
+/// Reads a schema file: only a regular file (a folder, device, pipe or socket is refused by
+/// what it is), and never more than [`MAX_FILE_BYTES`] whatever its metadata says (files
+/// under `/proc` report a length of 0 and can be read without end).
 fn read_source(path: &Path) -> Result<SourceText, ReadProblem> {
+    use std::io::Read as _;
     let metadata = std::fs::metadata(path).map_err(ReadProblem::Io)?;
+    if !metadata.is_file() {
+        return Err(ReadProblem::NotAFile(file_kind(&metadata.file_type())));
+    }
     if metadata.len() > MAX_FILE_BYTES {
         return Err(ReadProblem::TooLarge(metadata.len()));
     }
-    std::fs::read(path).map(SourceText::Bytes).map_err(ReadProblem::Io)
+    let mut file = std::fs::File::open(path).map_err(ReadProblem::Io)?;
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    // Fixed-size reads: some kernel files (`/proc/self/pagemap`) accept only multiples of 8.
+    let mut chunk = vec![0; 64 * 1024];
+    loop {
+        let read = match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(ReadProblem::Io(err)),
+        };
+        bytes.extend_from_slice(&chunk[..read]);
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(ReadProblem::TooLarge(bytes.len() as u64));
+        }
+    }
+    Ok(SourceText::Bytes(bytes))
+}
+
+/// What a file that is not a regular file is, in words.
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+        if kind.is_fifo() {
+            return "a pipe";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
 }
 
 fn collect_imports(items: &[Item], out: &mut Vec<ast::ImportItem>) {

@@ -223,13 +223,13 @@ impl Parser<'_> {
             } else {
                 DeclValue::Literal(self.literal_with(|| format!("a value for `{}`", key.text))?)
             };
+            let element = format!("the field `{}`", key.text);
             fields.push(DeclField {
                 span: key.span.to(value.span()),
                 key,
                 value,
             });
-            // Blink reads the comma between fields as optional.
-            self.eat(TokenKind::Comma);
+            self.separator(|| element, "the fields of an event, function or stream");
         }
         let span = keyword.span.to(self.previous_span());
         Ok(match word {
@@ -237,6 +237,27 @@ impl Parser<'_> {
             "function" => Item::Function(ast::FunctionItem { name, fields, span }),
             _ => Item::Stream(ast::StreamItem { name, fields, span }),
         })
+    }
+
+    /// After an element of a `{ … }` list: the `,` before the next one. A missing comma is
+    /// reported where it belongs, and parsing goes on as if it were there, so every slip in
+    /// a list is reported. A `,` after the last element is allowed, as Blink allows it.
+    pub(super) fn separator(&mut self, element: impl FnOnce() -> String, list: &str) {
+        if self.eat(TokenKind::Comma).is_some() || self.at(TokenKind::RBrace) || self.at(TokenKind::Eof) {
+            return;
+        }
+        let next = self.peek();
+        let found = self.describe(next);
+        let element = element();
+        self.error(
+            Diagnostic::error(
+                codes::MISSING_SEPARATOR,
+                format!("expected `,` after {element}, found {found}"),
+                self.previous_span(),
+                "add `,` here",
+            )
+            .with_note(format!("separate {list} with commas, as Blink does")),
+        );
     }
 
     pub(super) fn unclosed(&mut self, open: Span, what: &str) -> Recover {

@@ -237,8 +237,11 @@ impl Parser<'_> {
                     ty,
                 }));
             }
-            // Blink reads the comma between members as optional.
-            self.eat(TokenKind::Comma);
+            let element = match members.last() {
+                Some(StructMember::Field(field)) => format!("the field `{}`", field.name.text),
+                _ => "the merged struct".to_string(),
+            };
+            self.separator(|| element, "the fields of a struct");
         }
     }
 
@@ -253,8 +256,15 @@ impl Parser<'_> {
             if self.at(TokenKind::Eof) {
                 return Err(self.unclosed(open.span, what));
             }
-            names.push(self.member_name("a member name")?);
-            self.eat(TokenKind::Comma);
+            let name = self.member_name("a member name")?;
+            let element = format!("`{}`", name.text);
+            names.push(name);
+            let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            self.separator(|| element, &format!("the members of {article} {what}"));
         }
     }
 
@@ -301,8 +311,11 @@ impl Parser<'_> {
                 name,
                 members,
             });
-            // Commas between variants are optional: a variant ends with its `}`.
-            self.eat(TokenKind::Comma);
+            let element = format!(
+                "the variant `{}`",
+                variants.last().map_or("", |v: &VariantDef| v.name.text.as_str())
+            );
+            self.separator(|| element, "the variants of a tagged enum");
         }
         Ok(TypeExpr {
             kind: TypeExprKind::TaggedEnum { tag, variants },

@@ -322,3 +322,53 @@ fn non_utf8_file_is_a_diagnostic() {
     assert_well_formed(&output, "bad.blink");
     assert_eq!(output.diagnostics[0].code, codes::NOT_UTF8);
 }
+
+#[test]
+fn stray_characters_past_the_error_cap_are_not_lexed() {
+    // Four million separate stray characters: each would be a diagnostic of its own.
+    let text = "@ ".repeat(4 * 1024 * 1024);
+    let output = check_named("stray.blink", &text);
+    assert!(
+        output.diagnostics.len() <= 101,
+        "{} diagnostics",
+        output.diagnostics.len()
+    );
+    assert_eq!(output.diagnostics.last().map(|d| d.code), Some(codes::TOO_MANY_ERRORS));
+}
+
+#[test]
+fn imports_of_devices_folders_and_endless_files_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("folder.blink")).expect("folder");
+    let mut imports = vec![("folder.blink".to_string(), "is a folder")];
+    if Path::new("/dev/zero").exists() {
+        imports.push(("/dev/zero".to_string(), "is a device"));
+    }
+    // Files under /proc report a length of 0 and can be read without end.
+    if Path::new("/proc/self/pagemap").exists() {
+        imports.push(("/proc/self/pagemap".to_string(), "more than a schema can be"));
+    }
+    for (import, expected) in imports {
+        let root = dir.path().join("root.blink");
+        std::fs::write(&root, format!("import \"{import}\" as X\ntype A = u8\n")).expect("write");
+        let output = check_file(&root);
+        assert_well_formed(&output, &import);
+        let diagnostic = output
+            .diagnostics
+            .iter()
+            .find(|d| d.code == codes::IMPORT_UNREADABLE)
+            .unwrap_or_else(|| panic!("{import}: {:#?}", output.diagnostics));
+        assert!(
+            diagnostic.message.contains(expected),
+            "{import}: {}",
+            diagnostic.message
+        );
+    }
+    // The root file itself is refused the same way.
+    let output = check_file(&dir.path().join("folder.blink"));
+    assert!(
+        output.diagnostics[0].message.contains("is a folder"),
+        "{:?}",
+        output.diagnostics[0]
+    );
+}
