@@ -1,5 +1,7 @@
-//! Feeds arbitrary bytes through the lexer, parser and checker. Any panic, hang or
-//! diagnostic pointing outside its file is a bug.
+//! Feeds arbitrary bytes through the lexer, parser and checker. Any panic, hang, run of
+//! diagnostics past the cap (200 and a summary) or diagnostic pointing outside its file is a
+//! bug. Run with `-timeout=2 -rss_limit_mb=512` to catch inputs that take time or memory
+//! out of proportion to their size.
 
 #![no_main]
 
@@ -10,6 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let output = blinkblox_schema::check_source("fuzz.blink", &text);
     assert_eq!(output.schema.is_some(), !output.has_errors());
+    assert!(output.diagnostics.len() <= 201, "{} diagnostics", output.diagnostics.len());
     for diagnostic in &output.diagnostics {
         for label in std::iter::once(&diagnostic.primary).chain(&diagnostic.secondary) {
             let file = output.sources.get(label.span.file);

@@ -1,6 +1,8 @@
 //! Compiler front-end benchmark: lexing, parsing and the whole check (lex + parse +
 //! resolve + layout) of (a) a 128-event schema and (b) a mixed schema of over 500
-//! lines. Prints the median of many runs of each; `cargo bench --bench frontend`.
+//! lines; then hostile inputs, each checked whole, with the time it took and (on Linux) the
+//! peak memory it reached. Prints the median of several runs of each;
+//! `cargo bench -p blinkblox-schema --bench frontend`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -101,7 +103,109 @@ fn lex(text: &str) -> usize {
     count
 }
 
+/// Inputs built to make a front end run away: each must stay bounded in time and memory.
+fn hostile_cases() -> Vec<(&'static str, String)> {
+    let mut cases = vec![
+        ("4 Mi stray `@`", "@ ".repeat(4 * 1024 * 1024)),
+        (
+            "8000 unknown type references",
+            (0..8000).map(|i| format!("type T{i} = Missing{i}\n")).collect(),
+        ),
+        (
+            "8000 near misses of one length",
+            (0..8000).map(|i| format!("type Name{i:05} = Namf{i:05}\n")).collect(),
+        ),
+        (
+            "65 537 declarations",
+            (0..65_537)
+                .map(|i| format!("event E{i} {{ From: Server, Type: Unreliable, Call: SingleSync }}\n"))
+                .collect(),
+        ),
+        (
+            "100 000 missing commas",
+            format!(
+                "enum Many = {{ {} }}\n",
+                (0..100_000).map(|i| format!("M{i}")).collect::<Vec<_>>().join(" ")
+            ),
+        ),
+    ];
+    if std::path::Path::new("/proc/self/pagemap").exists() {
+        cases.push((
+            "import of /proc/self/pagemap",
+            "import \"/proc/self/pagemap\" as P\ntype A = u8\n".to_string(),
+        ));
+    }
+    cases
+}
+
+/// The process's peak resident memory in MiB (Linux only).
+fn peak_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// Checks hostile case `index` once, in this process, and prints its time and peak memory.
+fn run_hostile_case(index: usize) {
+    let (name, text) = hostile_cases().swap_remove(index);
+    let start = Instant::now();
+    let output = check_source("hostile.blink", &text);
+    let took = start.elapsed();
+    assert!(
+        output.diagnostics.len() <= 201,
+        "{name}: {} diagnostics",
+        output.diagnostics.len()
+    );
+    black_box(output);
+    println!("{} {}", took.as_secs_f64() * 1e3, peak_mib().unwrap_or(f64::NAN));
+}
+
+/// Each hostile case checked in a process of its own (so one's memory is not another's),
+/// three times; the median time and the largest peak are shown.
+fn hostile() {
+    println!();
+    println!("{:<32} {:>12} {:>12} {:>10}", "hostile input", "size", "check", "peak");
+    let exe = std::env::current_exe().expect("the benchmark's own path");
+    for (index, (name, text)) in hostile_cases().into_iter().enumerate() {
+        let mut times = Vec::new();
+        let mut peak = f64::NAN;
+        for _ in 0..3 {
+            let output = std::process::Command::new(&exe)
+                .args(["--hostile-case", &index.to_string()])
+                .output()
+                .expect("run a hostile case");
+            assert!(
+                output.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let line = String::from_utf8_lossy(&output.stdout).into_owned();
+            let mut fields = line
+                .split_whitespace()
+                .map(|field| field.parse::<f64>().unwrap_or(f64::NAN));
+            times.push(Duration::from_secs_f64(fields.next().unwrap_or(f64::NAN) / 1e3));
+            peak = peak.max(fields.next().unwrap_or(f64::NAN));
+        }
+        let peak = if peak.is_nan() {
+            "n/a".to_string()
+        } else {
+            format!("{peak:.0} MiB")
+        };
+        println!(
+            "{name:<32} {:>10.1}MB {:>10.1}ms {peak:>10}",
+            text.len() as f64 / 1e6,
+            median(times).as_secs_f64() * 1e3
+        );
+    }
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(position) = args.iter().position(|arg| arg == "--hostile-case") {
+        run_hostile_case(args[position + 1].parse().expect("a case number"));
+        return;
+    }
     let cases = [("128 events", events_schema()), ("mixed", mixed_schema())];
     println!(
         "{:<12} {:>6} {:>8} {:>12} {:>12} {:>12}",
@@ -128,4 +232,5 @@ fn main() {
             check_time.as_secs_f64() * 1e6,
         );
     }
+    hostile();
 }

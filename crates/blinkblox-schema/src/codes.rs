@@ -71,12 +71,14 @@ pub const LIMITS_CONTRADICT: &str = "E4015";
 pub const TUPLE_TOO_LONG: &str = "E4016";
 pub const DATA_TOO_LARGE: &str = "E4017";
 pub const GENERATED_CODE_REJECTED: &str = "E4018";
+pub const MISSING_LIBRARY: &str = "E4019";
 
 // Warnings.
 pub const TOO_MANY_WARNINGS: &str = "W2001";
 pub const RANGE_HAS_NO_EFFECT: &str = "W3001";
 pub const OPTION_IN_IMPORT: &str = "W4001";
-pub const MISSING_LIBRARY: &str = "W4002";
+// W4002 is retired: it was `MISSING_LIBRARY` as a warning, but the generated client would
+// call a library that does not exist.
 pub const EMPTY_SCHEMA: &str = "W4003";
 pub const UNUSED_OPTION: &str = "W4004";
 
@@ -182,14 +184,14 @@ pub const TABLE: &[(&str, &str)] = &[
         GENERATED_CODE_REJECTED,
         "data nested so deeply that Luau cannot compile the generated code",
     ),
+    (
+        MISSING_LIBRARY,
+        "`Yield: Future`/`Promise` without `FutureLibrary`/`PromiseLibrary`",
+    ),
     (RANGE_HAS_NO_EFFECT, "a range that changes nothing (`boolean(0..1)`)"),
     (
         OPTION_IN_IMPORT,
         "an option in an imported file (only the root file's options count)",
-    ),
-    (
-        MISSING_LIBRARY,
-        "`Yield: Future`/`Promise` without `FutureLibrary`/`PromiseLibrary`",
     ),
     (EMPTY_SCHEMA, "a schema with no declarations"),
     (

@@ -74,6 +74,9 @@ impl<'a> Loader<'a> {
                         format!("`{name}` is {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)")
                     }
                     ReadProblem::NotAFile(kind) => format!("`{name}` is {kind}, not a schema file"),
+                    ReadProblem::Endless(bytes) => format!(
+                        "`{name}` is not a schema file: reading it gave {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)"
+                    ),
                 };
                 self.diagnostics.push(
                     Diagnostic::error(
@@ -222,6 +225,9 @@ impl<'a> Loader<'a> {
                         format!("{bytes} bytes is more than a schema can be ({MAX_FILE_BYTES} bytes)")
                     }
                     ReadProblem::NotAFile(kind) => format!("it is {kind}, not a schema file"),
+                    ReadProblem::Endless(bytes) => format!(
+                        "it is not a schema file: reading it gave {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)"
+                    ),
                 };
                 self.diagnostics.push(
                     Diagnostic::error(
@@ -252,8 +258,11 @@ pub enum SourceText {
 /// the offending byte.)
 enum ReadProblem {
     Io(std::io::Error),
-    /// Larger than a schema may be: its size, or at least how much was read.
+    /// Larger than a schema may be: its size.
     TooLarge(u64),
+    /// Reading it gave more than a schema may be, though its size said otherwise (a kernel
+    /// file such as `/proc/self/pagemap`): what was read.
+    Endless(u64),
     /// A folder, device, pipe or socket: nothing a schema can be.
     NotAFile(&'static str),
 }
@@ -263,7 +272,7 @@ impl ReadProblem {
         match self {
             ReadProblem::Io(_) => "check that the path exists and is a readable file",
             ReadProblem::TooLarge(_) => "split the schema into smaller files that import each other",
-            ReadProblem::NotAFile(_) => "name a .blink file",
+            ReadProblem::NotAFile(_) | ReadProblem::Endless(_) => "name a .blink file",
         }
     }
 }
@@ -293,7 +302,7 @@ fn read_source(path: &Path) -> Result<SourceText, ReadProblem> {
         };
         bytes.extend_from_slice(&chunk[..read]);
         if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(ReadProblem::TooLarge(bytes.len() as u64));
+            return Err(ReadProblem::Endless(bytes.len() as u64));
         }
     }
     Ok(SourceText::Bytes(bytes))

@@ -181,18 +181,26 @@ impl<'a> Checker<'a> {
             };
             if mode != YieldMode::Coroutine && library.is_none() {
                 let span = fields.get("Yield").map_or(function.name.span, |f| f.value.span());
+                // The generated client's `Invoke` returns the library's object: without the
+                // library's path it would call a global that does not exist.
+                let value = if mode == YieldMode::Future {
+                    "a Future"
+                } else {
+                    "a Promise"
+                };
                 self.report(
-                    Diagnostic::warning(
+                    Diagnostic::error(
                         codes::MISSING_LIBRARY,
                         format!(
-                            "function `{}` yields a {option} value but `{option}` is not set",
+                            "function `{}` returns {value} from `Invoke`, but `{option}` is not set",
                             function.name.text
                         ),
                         span,
                         format!("needs option `{option}`"),
                     )
                     .with_note(format!(
-                        "add `option {option} = \"ReplicatedStorage.Packages.…\"` before generating code"
+                        "add `option {option} = \"ReplicatedStorage.Packages.{}\"` (the path the client requires the library from), or set `{option}` in blinkblox.toml's `[options]`; `Yield: Coroutine` needs no library",
+                        if mode == YieldMode::Future { "Future" } else { "Promise" }
                     )),
                 );
             }
