@@ -10,11 +10,16 @@ use serde_json::Value;
 use crate::ProjectError;
 use crate::{jsonc, paths};
 
+mod locate;
+mod resolve;
+
+pub use locate::Mapping;
+
 /// Project file names Rojo picks by default, in order.
 pub const DEFAULT_PROJECT_NAMES: [&str; 2] = ["default.project.json", "default.project.jsonc"];
 
 /// How deep nested project files may go before we call it a cycle.
-const MAX_NESTING: usize = 16;
+pub(crate) const MAX_NESTING: usize = 16;
 
 /// A loaded project file.
 #[derive(Debug, Clone)]
@@ -25,13 +30,6 @@ pub struct RojoProject {
     pub tree: Value,
     /// `globIgnorePaths`: globs relative to `dir` that Rojo skips.
     pub glob_ignore_paths: Vec<String>,
-}
-
-/// A folder the project maps into the tree, and the instance it becomes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mapping {
-    pub instance: Vec<String>,
-    pub dir: PathBuf,
 }
 
 /// The project file configured in the manifest, else `default.project.json`, else `.jsonc`,
@@ -118,207 +116,10 @@ impl RojoProject {
         }
         ignored_by
     }
-
-    /// The folder on disk behind an instance path such as `ReplicatedStorage.Shared.Net`
-    /// (a leading `game.` is allowed). Trailing folders that do not exist yet are fine:
-    /// sync creates them.
-    pub fn resolve_instance(&self, instance: &str) -> Result<PathBuf, ProjectError> {
-        let mut segments: Vec<&str> = instance.split('.').map(str::trim).collect();
-        if segments.first() == Some(&"game") {
-            segments.remove(0);
-        }
-        let mut cursor = Cursor::node(self.tree.clone(), self.dir.clone(), self.path.clone()).enter(0)?;
-        for (index, segment) in segments.iter().enumerate() {
-            let so_far = segments[..index].join(".");
-            cursor = match cursor {
-                Cursor::Node { node, base, file } => {
-                    if let Some(child) = child_node(&node, segment) {
-                        Cursor::node(child.clone(), base, file).enter(0)?
-                    } else if let Some(dir) = node_dir(&node, &base) {
-                        Cursor::disk(dir.join(segment), instance)?
-                    } else {
-                        let parent = if so_far.is_empty() {
-                            "the root".to_string()
-                        } else {
-                            format!("`{so_far}`")
-                        };
-                        return Err(ProjectError::new(format!(
-                            "cannot resolve `{instance}`: {parent} in `{}` has no child `{segment}` and no `$path` folder",
-                            file.display()
-                        ))
-                        .with_help("map a folder with `$path` in the project file, or use `[output] path` instead"));
-                    }
-                }
-                Cursor::Disk(dir) => Cursor::disk(dir.join(segment), instance)?,
-            };
-        }
-        match cursor {
-            Cursor::Disk(dir) => Ok(paths::normalize(&dir)),
-            Cursor::Node { node, base, file } => match node_path(&node, &base) {
-                Some(path) if path.is_dir() => Ok(paths::normalize(&path)),
-                Some(path) => Err(ProjectError::new(format!(
-                    "cannot write into `{instance}`: its `$path` `{}` in `{}` is not a folder",
-                    path.display(),
-                    file.display()
-                ))),
-                None => Err(ProjectError::new(format!(
-                    "cannot write into `{instance}`: `{}` maps no folder to it (no `$path`)",
-                    file.display()
-                ))
-                .with_help("give the instance a `$path` folder, or point `[output] instance` below one")),
-            },
-        }
-    }
-
-    /// Every folder mapped into the tree (including through nested project files).
-    pub fn mappings(&self) -> Result<Vec<Mapping>, ProjectError> {
-        let mut out = Vec::new();
-        collect_mappings(&self.tree, &self.dir, &mut Vec::new(), &mut out, 0)?;
-        Ok(out)
-    }
-
-    /// The instance path (`ReplicatedStorage.Shared.Net`) a folder becomes, when the folder
-    /// lies inside a mapped `$path`. `None` when Rojo would not see it.
-    pub fn instance_path_of(&self, dir: &Path) -> Result<Option<String>, ProjectError> {
-        let dir = paths::normalize(dir);
-        locate(&self.mappings()?, &dir, 0)
-    }
-}
-
-fn locate(mappings: &[Mapping], dir: &Path, depth: usize) -> Result<Option<String>, ProjectError> {
-    let best = mappings
-        .iter()
-        .filter(|mapping| paths::is_inside(dir, &mapping.dir))
-        .max_by_key(|mapping| mapping.dir.components().count());
-    let Some(best) = best else { return Ok(None) };
-    let mut instance = best.instance.clone();
-    let mut current = paths::normalize(&best.dir);
-    let rest = paths::relative_to(dir, &best.dir).unwrap_or_default();
-    for component in rest.components() {
-        let name = component.as_os_str().to_string_lossy().into_owned();
-        current = current.join(&name);
-        // A folder holding a project file is that nested project, with its own mappings.
-        if let (Some(nested), true) = (project_file_in(&current), depth < MAX_NESTING) {
-            let project = RojoProject::load(&nested)?;
-            let mut nested_mappings = project.mappings()?;
-            for mapping in &mut nested_mappings {
-                let mut full = instance.clone();
-                full.push(name.clone());
-                full.extend(mapping.instance.iter().cloned());
-                mapping.instance = full;
-            }
-            return locate(&nested_mappings, dir, depth + 1);
-        }
-        instance.push(name);
-    }
-    Ok(Some(instance.join(".")))
-}
-
-fn collect_mappings(
-    node: &Value,
-    base: &Path,
-    instance: &mut Vec<String>,
-    out: &mut Vec<Mapping>,
-    depth: usize,
-) -> Result<(), ProjectError> {
-    if depth > MAX_NESTING {
-        return Err(ProjectError::new(
-            "Rojo project files nest more than 16 deep (a cycle?)",
-        ));
-    }
-    if let Some(path) = node_path(node, base) {
-        if let Some(nested) = nested_project(&path) {
-            let project = RojoProject::load(&nested)?;
-            collect_mappings(&project.tree, &project.dir, instance, out, depth + 1)?;
-        } else if path.is_dir() {
-            out.push(Mapping {
-                instance: instance.clone(),
-                dir: paths::normalize(&path),
-            });
-        }
-    }
-    if let Some(object) = node.as_object() {
-        for (key, child) in object {
-            if key.starts_with('$') || !child.is_object() {
-                continue;
-            }
-            instance.push(key.clone());
-            collect_mappings(child, base, instance, out, depth)?;
-            instance.pop();
-        }
-    }
-    Ok(())
-}
-
-/// Where resolution stands: on a project node, or on a folder on disk.
-enum Cursor {
-    Node { node: Value, base: PathBuf, file: PathBuf },
-    Disk(PathBuf),
-}
-
-impl Cursor {
-    fn node(node: Value, base: PathBuf, file: PathBuf) -> Cursor {
-        Cursor::Node { node, base, file }
-    }
-
-    /// Follows a `$path` that names a nested project file (or a folder holding one).
-    fn enter(self, depth: usize) -> Result<Cursor, ProjectError> {
-        let Cursor::Node { node, base, file } = self else {
-            return Ok(self);
-        };
-        match node_path(&node, &base).and_then(|path| nested_project(&path)) {
-            Some(nested) if depth < MAX_NESTING => {
-                let project = RojoProject::load(&nested)?;
-                Cursor::node(project.tree, project.dir, project.path).enter(depth + 1)
-            }
-            Some(_) => Err(ProjectError::new(
-                "Rojo project files nest more than 16 deep (a cycle?)",
-            )),
-            None => Ok(Cursor::Node { node, base, file }),
-        }
-    }
-
-    /// Steps onto a folder on disk, which may be a nested project.
-    fn disk(path: PathBuf, instance: &str) -> Result<Cursor, ProjectError> {
-        if path.is_dir() {
-            if let Some(nested) = project_file_in(&path) {
-                let project = RojoProject::load(&nested)?;
-                return Cursor::node(project.tree, project.dir, project.path).enter(1);
-            }
-            return Ok(Cursor::Disk(path));
-        }
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        for suffix in [
-            ".luau",
-            ".lua",
-            ".server.luau",
-            ".client.luau",
-            ".server.lua",
-            ".client.lua",
-        ] {
-            let script = path.with_file_name(format!("{name}{suffix}"));
-            if script.is_file() {
-                return Err(ProjectError::new(format!(
-                    "cannot write into `{instance}`: `{}` is a script, not a folder",
-                    script.display()
-                )));
-            }
-        }
-        if path.exists() {
-            return Err(ProjectError::new(format!(
-                "cannot write into `{instance}`: `{}` is a file, not a folder",
-                path.display()
-            )));
-        }
-        Ok(Cursor::Disk(path))
-    }
 }
 
 /// A child instance node (keys not starting with `$`).
-fn child_node<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
+pub(crate) fn child_node<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
     if name.starts_with('$') {
         return None;
     }
@@ -388,19 +189,19 @@ fn glob_ignore_paths(path: &Path, project: &Value) -> Result<Vec<String>, Projec
 }
 
 /// The node's `$path` (a string or `{"optional": …}`), joined to the project's folder.
-fn node_path(node: &Value, base: &Path) -> Option<PathBuf> {
+pub(crate) fn node_path(node: &Value, base: &Path) -> Option<PathBuf> {
     let raw = node.get("$path")?;
     let text = raw.as_str().or_else(|| raw.get("optional").and_then(Value::as_str))?;
     Some(paths::normalize(&base.join(text)))
 }
 
 /// The node's `$path` when it is a folder (and not a nested project).
-fn node_dir(node: &Value, base: &Path) -> Option<PathBuf> {
+pub(crate) fn node_dir(node: &Value, base: &Path) -> Option<PathBuf> {
     node_path(node, base).filter(|path| path.is_dir() && nested_project(path).is_none())
 }
 
 /// The project file a `$path` leads to, when it names one or a folder holding one.
-fn nested_project(path: &Path) -> Option<PathBuf> {
+pub(crate) fn nested_project(path: &Path) -> Option<PathBuf> {
     if path.is_file() && is_project_file(path) {
         return Some(path.to_path_buf());
     }
@@ -563,6 +364,56 @@ mod tests {
         let project = RojoProject::load(&root.join("default.project.json")).expect("load");
         let err = project.resolve_instance("ReplicatedStorage.Net").unwrap_err();
         assert!(err.message.contains("is a script"), "{err}");
+    }
+
+    #[test]
+    fn nested_project_files_fanning_out_are_each_read_once() {
+        // Each of 16 project files points at the next three times: 3^16 paths to the last.
+        let temp = tempfile::tempdir().expect("tempdir");
+        let root = temp.path();
+        for level in 0..16 {
+            let next = format!("p{}.project.json", level + 1);
+            let tree = format!(
+                r#"{{ "A": {{ "$path": "{next}" }}, "B": {{ "$path": "{next}" }}, "C": {{ "$path": "{next}" }} }}"#
+            );
+            write(
+                &root.join(format!("p{level}.project.json")),
+                &format!(r#"{{ "tree": {tree} }}"#),
+            );
+        }
+        write(&root.join("p16.project.json"), r#"{ "tree": { "$path": "src" } }"#);
+        std::fs::create_dir_all(root.join("src/Net")).expect("mkdir");
+        let project = RojoProject::load(&root.join("p0.project.json")).expect("load");
+        let found = project.instance_path_of(&root.join("src/Net")).expect("located");
+        let expected = format!("{}Net", "C.".repeat(16));
+        assert_eq!(
+            found.as_deref(),
+            Some(expected.as_str()),
+            "the last of equally deep mappings"
+        );
+        assert_eq!(
+            project.instance_path_of(&root.join("elsewhere")).expect("located"),
+            None
+        );
+        let err = project.mappings().expect_err("too many folders to list");
+        assert!(err.message.contains("fan out"), "{err}");
+    }
+
+    #[test]
+    fn a_cycle_of_project_files_is_an_error() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let root = temp.path();
+        write(
+            &root.join("a.project.json"),
+            r#"{ "tree": { "B": { "$path": "b.project.json" } } }"#,
+        );
+        write(
+            &root.join("b.project.json"),
+            r#"{ "tree": { "A": { "$path": "a.project.json" } } }"#,
+        );
+        let project = RojoProject::load(&root.join("a.project.json")).expect("load");
+        let err = project.instance_path_of(&root.join("src")).expect_err("a cycle");
+        assert!(err.message.contains("cycle"), "{err}");
     }
 
     #[test]
