@@ -161,6 +161,8 @@ pub struct ManifestSchemas {
     manifest: Manifest,
     /// Each schema and its folder under the output (which gives its default `RemoteScope`).
     pub schemas: Vec<(PathBuf, String)>,
+    /// Patterns of the manifest that matched nothing.
+    pub warnings: Vec<String>,
 }
 
 impl ManifestSchemas {
@@ -175,10 +177,17 @@ impl ManifestSchemas {
 pub fn manifest_schemas(cwd: &Path) -> Option<Result<ManifestSchemas, ProjectError>> {
     let manifest_path = Manifest::find(cwd)?;
     Some(Manifest::load(&manifest_path).and_then(|manifest| {
-        let found = crate::schemas::discover(&manifest.root, &manifest.schemas)?;
+        let discovery = crate::schemas::discover(&manifest.root, &manifest.schemas)?;
+        let manifest_name = paths::display_relative(&manifest.path, cwd);
+        discovery.require_schemas(&manifest.schemas, &manifest_name)?;
         Ok(ManifestSchemas {
-            manifest_name: paths::display_relative(&manifest.path, cwd),
-            schemas: found.into_iter().map(|entry| (entry.path, entry.out_rel)).collect(),
+            warnings: discovery.warnings(&manifest_name),
+            manifest_name,
+            schemas: discovery
+                .schemas
+                .into_iter()
+                .map(|entry| (entry.path, entry.out_rel))
+                .collect(),
             manifest,
         })
     }))

@@ -48,7 +48,7 @@ pub fn init(dir: &Path) -> Result<Initialized, ProjectError> {
         .mappings()?
         .into_iter()
         .filter(|mapping| mapping.instance.first().map(String::as_str) == Some("ReplicatedStorage"))
-        .filter(|mapping| paths::package_folder_in(&mapping.dir, dir).is_none())
+        .filter(|mapping| paths::wally_folder_in(&mapping.dir, dir).is_none())
         .filter(|mapping| paths::is_inside(&mapping.dir, dir))
         .min_by_key(|mapping| (mapping.instance.len(), mapping.dir.clone()));
     let Some(shared) = shared else {

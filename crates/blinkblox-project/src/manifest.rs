@@ -38,6 +38,11 @@ pub struct Manifest {
 pub struct SchemaGlobs {
     pub include: Vec<String>,
     pub exclude: Vec<String>,
+    /// `allow_empty = true`: a project with no schema is intended (otherwise globs that
+    /// match nothing are an error, as they would remove every generated module).
+    pub allow_empty: bool,
+    /// `allow_outside_project = true`: schemas and imports may lie outside the project.
+    pub allow_outside_project: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +52,8 @@ pub struct Output {
     pub types: bool,
     /// Emit `.d.ts` declarations for every schema (a schema's `Typescript` also asks).
     pub typescript: bool,
+    /// `allow_outside_project = true`: the output folder may lie outside the project.
+    pub allow_outside_project: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,6 +99,10 @@ struct RawSchemas {
     include: Vec<String>,
     #[serde(default)]
     exclude: Vec<String>,
+    #[serde(default)]
+    allow_empty: bool,
+    #[serde(default)]
+    allow_outside_project: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -103,6 +114,8 @@ struct RawOutput {
     types: bool,
     #[serde(default)]
     typescript: bool,
+    #[serde(default)]
+    allow_outside_project: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -114,8 +127,14 @@ struct RawRojo {
 /// The keys each table accepts, for "valid keys are …" messages.
 const TABLE_KEYS: [(&str, &[&str]); 6] = [
     ("", &["schemas", "output", "rojo", "options", "package"]),
-    ("schemas", &["include", "exclude"]),
-    ("output", &["path", "instance", "types", "typescript"]),
+    (
+        "schemas",
+        &["include", "exclude", "allow_empty", "allow_outside_project"],
+    ),
+    (
+        "output",
+        &["path", "instance", "types", "typescript", "allow_outside_project"],
+    ),
     ("rojo", &["project"]),
     ("options", &[]),
     (
@@ -165,7 +184,7 @@ impl Manifest {
     }
 
     pub fn load(path: &Path) -> Result<Manifest, ProjectError> {
-        let text = std::fs::read_to_string(path).map_err(|err| ProjectError::io("read", path, &err))?;
+        let text = crate::read_text(path).map_err(|err| ProjectError::io("read", path, &err))??;
         let root = path
             .parent()
             .map(Path::to_path_buf)
@@ -186,6 +205,8 @@ impl Manifest {
             Some(schemas) => SchemaGlobs {
                 include: schemas.include,
                 exclude: schemas.exclude,
+                allow_empty: schemas.allow_empty,
+                allow_outside_project: schemas.allow_outside_project,
             },
             None => {
                 return Err(ProjectError::new(format!("{name}: missing the `[schemas]` table"))
@@ -273,6 +294,7 @@ impl Manifest {
                 location,
                 types: raw_output.types,
                 typescript: raw_output.typescript,
+                allow_outside_project: raw_output.allow_outside_project,
             },
             rojo_project: raw.rojo.and_then(|rojo| rojo.project),
             options,

@@ -1,5 +1,6 @@
-//! Path helpers shared by the project layer. Everything here is lexical (no symlink
-//! resolution, no need for the path to exist) so results do not depend on the machine.
+//! Path helpers shared by the project layer. Most are lexical (no symlink resolution, no
+//! need for the path to exist) so results do not depend on the machine; [`real`] and what is
+//! built on it follow symlinks, for the checks that decide where sync may write.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -94,14 +95,69 @@ pub fn is_inside(path: &Path, dir: &Path) -> bool {
     normalize(path).starts_with(normalize(dir))
 }
 
-/// The Wally folder `path` lies in, if any: the first component of `path` relative to the
-/// project `root` that is `Packages`, `ServerPackages` or `DevPackages`.
-pub fn package_folder_in(path: &Path, root: &Path) -> Option<&'static str> {
-    let rel = relative_to(path, root)?;
-    rel.components().find_map(|component| match component {
-        Component::Normal(name) => PACKAGE_FOLDERS.iter().copied().find(|folder| name == *folder),
-        _ => None,
-    })
+/// Where `path` really is: symlinks resolved along the part that exists, the rest (folders
+/// sync has yet to create) appended as written. Relative paths are taken from the current
+/// folder. A link whose target does not exist is followed too, so it cannot hide where a
+/// later write would land.
+pub fn real(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        normalize(path)
+    } else {
+        normalize(&std::env::current_dir().unwrap_or_default().join(path))
+    };
+    real_within(&absolute, 0)
+}
+
+fn real_within(absolute: &Path, links: usize) -> PathBuf {
+    let mut existing = absolute.to_path_buf();
+    let mut missing = Vec::new();
+    loop {
+        if let Ok(found) = existing.canonicalize() {
+            return missing.iter().rev().fold(found, |path, name| path.join(name));
+        }
+        // A dangling link: where it points decides (bounded, as the system bounds links).
+        if links < 40
+            && let Ok(target) = std::fs::read_link(&existing)
+        {
+            let parent = existing.parent().map(Path::to_path_buf).unwrap_or_default();
+            let target = normalize(&parent.join(target));
+            let resolved = real_within(&target, links + 1);
+            return missing.iter().rev().fold(resolved, |path, name| path.join(name));
+        }
+        match existing.file_name() {
+            Some(name) => {
+                missing.push(name.to_os_string());
+                existing.pop();
+            }
+            None => return absolute.to_path_buf(),
+        }
+    }
+}
+
+/// Whether `path` really lies inside `dir` (or is `dir`), symlinks followed.
+pub fn is_really_inside(path: &Path, dir: &Path) -> bool {
+    real(path).starts_with(real(dir))
+}
+
+/// The Wally folder `path` really lies in, if any: a `Packages`, `ServerPackages` or
+/// `DevPackages` folder directly in the project `root` or next to a `wally.toml` (where
+/// `wally install` puts them, deleting what was there). A folder of that name anywhere else
+/// is the project's own.
+pub fn wally_folder_in(path: &Path, root: &Path) -> Option<PathBuf> {
+    let real_root = real(root);
+    let real_path = real(path);
+    let mut ancestor = real_path.as_path();
+    loop {
+        let named_like_wally = ancestor
+            .file_name()
+            .is_some_and(|name| PACKAGE_FOLDERS.iter().any(|folder| name == *folder));
+        if let (true, Some(parent)) = (named_like_wally, ancestor.parent())
+            && (parent == real_root || parent.join("wally.toml").is_file())
+        {
+            return Some(ancestor.to_path_buf());
+        }
+        ancestor = ancestor.parent()?;
+    }
 }
 
 #[cfg(test)]
@@ -130,17 +186,22 @@ mod tests {
     }
 
     #[test]
-    fn package_folders_are_found_at_any_depth() {
-        let root = Path::new("/game");
+    fn wally_folders_are_the_roots_and_those_next_to_wally_toml() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let root = temp.path();
+        std::fs::create_dir_all(root.join("lib/Packages")).expect("mkdir");
+        std::fs::write(root.join("lib/wally.toml"), "").expect("write");
+        let real_root = real(root);
         assert_eq!(
-            package_folder_in(Path::new("/game/Packages/net"), root),
-            Some("Packages")
+            wally_folder_in(&root.join("Packages/net"), root),
+            Some(real_root.join("Packages"))
         );
         assert_eq!(
-            package_folder_in(Path::new("/game/src/DevPackages"), root),
-            Some("DevPackages")
+            wally_folder_in(&root.join("lib/Packages/x/y"), root),
+            Some(real_root.join("lib/Packages"))
         );
-        assert_eq!(package_folder_in(Path::new("/game/src/shared/Net"), root), None);
+        assert_eq!(wally_folder_in(&root.join("src/Packages/Net"), root), None);
+        assert_eq!(wally_folder_in(&root.join("src/shared/Net"), root), None);
         assert!(is_inside(
             Path::new("/game/src/shared/Net"),
             Path::new("/game/src/./shared")
@@ -149,5 +210,25 @@ mod tests {
             Path::new("/game/src/sharedX"),
             Path::new("/game/src/shared")
         ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn real_paths_follow_links_even_dangling_ones() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let root = real(temp.path());
+        std::fs::create_dir_all(root.join("project/src")).expect("mkdir");
+        std::fs::create_dir_all(root.join("elsewhere")).expect("mkdir");
+        std::os::unix::fs::symlink(root.join("elsewhere"), root.join("project/src/Net")).expect("link");
+        std::os::unix::fs::symlink(root.join("nowhere/deep"), root.join("project/src/Dangling")).expect("link");
+        assert_eq!(real(&root.join("project/src/Net/a/b")), root.join("elsewhere/a/b"));
+        assert_eq!(real(&root.join("project/src/Dangling/x")), root.join("nowhere/deep/x"));
+        assert!(!is_really_inside(&root.join("project/src/Net"), &root.join("project")));
+        assert!(is_really_inside(&root.join("project/src/new/x"), &root.join("project")));
+        std::os::unix::fs::symlink(root.join("project/Packages"), root.join("project/src/Pk")).expect("link");
+        assert_eq!(
+            wally_folder_in(&root.join("project/src/Pk/Net"), &root.join("project")),
+            Some(root.join("project/Packages"))
+        );
     }
 }

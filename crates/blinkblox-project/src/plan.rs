@@ -52,6 +52,12 @@ pub fn plan(
     };
     for file in files {
         writer::ensure_not_in_packages(&file.path, root)?;
+        writer::ensure_inside_project(
+            &file.path,
+            root,
+            project.manifest.output.allow_outside_project,
+            "[output] allow_outside_project",
+        )?;
         let rel = project.rel(&file.path);
         let wanted = lockfile::content_hash(file.contents.as_bytes());
         let on_disk = if file.path.is_dir() {
@@ -101,7 +107,7 @@ pub fn plan(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if !is_output_name(&name) || paths::package_folder_in(&path, root).is_some() {
+        if !is_output_name(&name) || paths::wally_folder_in(&path, root).is_some() {
             plan.warnings.push(format!(
                 "blinkblox.lock lists `{rel}` as an output, but sync never writes such a file; left it in place"
             ));
@@ -195,9 +201,15 @@ pub fn locked_problems(
     problems
 }
 
-/// What changed between two lockfiles, in words.
+/// What changed between two lockfiles, in words: every field that differs.
 fn lock_differences(old: &Lockfile, new: &Lockfile) -> Vec<String> {
     let mut out = Vec::new();
+    if !old.intact {
+        out.push(format!(
+            "`{}` was edited by hand (its digest does not match its contents)",
+            lockfile::LOCKFILE_NAME
+        ));
+    }
     if old.compiler != new.compiler {
         out.push(format!(
             "the compiler changed from `{}` to `{}`",
@@ -207,8 +219,23 @@ fn lock_differences(old: &Lockfile, new: &Lockfile) -> Vec<String> {
     if old.manifest != new.manifest {
         out.push("`blinkblox.toml` changed".to_string());
     }
-    if old.package != new.package {
-        out.push("the Wally package (`[package]` or its modules) changed".to_string());
+    match (&old.package, &new.package) {
+        (Some(old), Some(new)) if old != new => {
+            for (field, was, now) in [
+                ("name", &old.name, &new.name),
+                ("version", &old.version, &new.version),
+                ("zip sha256", &old.sha256, &new.sha256),
+            ] {
+                if was != now {
+                    out.push(format!(
+                        "the Wally package's {field} is recorded as `{was}` but is `{now}`"
+                    ));
+                }
+            }
+        }
+        (None, Some(_)) => out.push("the Wally package is not recorded yet".to_string()),
+        (Some(_), None) => out.push("the lockfile records a Wally package, but `[package]` is gone".to_string()),
+        _ => {}
     }
     if old.output != new.output {
         out.push(format!(
@@ -222,14 +249,37 @@ fn lock_differences(old: &Lockfile, new: &Lockfile) -> Vec<String> {
     let old_by_path: BTreeMap<&str, &LockedSchema> = old.schemas.iter().map(|s| (s.path.as_str(), s)).collect();
     let new_by_path: BTreeMap<&str, &LockedSchema> = new.schemas.iter().map(|s| (s.path.as_str(), s)).collect();
     for (path, schema) in &new_by_path {
-        match old_by_path.get(path) {
-            None => out.push(format!("schema `{path}` is new")),
-            Some(old_schema) if old_schema.sha256 != schema.sha256 => out.push(format!("schema `{path}` changed")),
-            Some(old_schema) if old_schema.imports != schema.imports => {
-                out.push(format!("an import of schema `{path}` changed"))
+        let Some(old_schema) = old_by_path.get(path) else {
+            out.push(format!("schema `{path}` is new"));
+            continue;
+        };
+        if old_schema.sha256 != schema.sha256 {
+            out.push(format!("schema `{path}` changed"));
+        }
+        if old_schema.imports != schema.imports {
+            out.push(format!("an import of schema `{path}` changed"));
+        }
+        if old_schema.folder != schema.folder {
+            out.push(format!(
+                "schema `{path}`'s folder moved from `{}` to `{}`",
+                old_schema.folder, schema.folder
+            ));
+        }
+        if old_schema.outputs != schema.outputs {
+            out.push(format!("the outputs of schema `{path}` changed"));
+        }
+        let names: std::collections::BTreeSet<&String> =
+            old_schema.options.keys().chain(schema.options.keys()).collect();
+        for name in names {
+            let (was, now) = (old_schema.options.get(name), schema.options.get(name));
+            if was != now {
+                let show = |value: Option<&toml::Value>| value.map_or("nothing".to_string(), |v| format!("`{v}`"));
+                out.push(format!(
+                    "schema `{path}`'s option `{name}` is recorded as {} but is {}",
+                    show(was),
+                    show(now)
+                ));
             }
-            Some(old_schema) if old_schema != schema => out.push(format!("the outputs of schema `{path}` changed")),
-            Some(_) => {}
         }
     }
     for path in old_by_path.keys() {

@@ -20,6 +20,40 @@ pub struct Project {
     pub warnings: Vec<String>,
 }
 
+/// Where the modules go must be a folder sync may write: inside the project (unless the
+/// manifest allows otherwise), outside Wally's folders however it is reached, and not a
+/// file the project needs.
+fn check_output_folder(manifest: &Manifest, output_dir: &Path) -> Result<(), ProjectError> {
+    let root = &manifest.root;
+    writer::ensure_folder_not_in_packages(output_dir, root)?;
+    writer::ensure_inside_project(
+        output_dir,
+        root,
+        manifest.output.allow_outside_project,
+        "[output] allow_outside_project",
+    )?;
+    let real = paths::real(output_dir);
+    let own_files = [
+        (root.join(lockfile::LOCKFILE_NAME), "the lockfile"),
+        (manifest.path.clone(), "the manifest"),
+    ];
+    if let Some((_, what)) = own_files.iter().find(|(file, _)| paths::real(file) == real) {
+        return Err(ProjectError::new(format!(
+            "`[output]` names `{}`, {what}, as the folder for the generated modules",
+            paths::display_relative(output_dir, root)
+        ))
+        .with_help("point `[output] path` at a folder of its own, e.g. `src/shared/Net`"));
+    }
+    if output_dir.is_file() {
+        return Err(ProjectError::new(format!(
+            "the output folder `{}` is a file",
+            paths::display_relative(output_dir, root)
+        ))
+        .with_help("point `[output]` at a folder (sync creates it when it does not exist)"));
+    }
+    Ok(())
+}
+
 impl Project {
     pub fn resolve(manifest: Manifest) -> Result<Project, ProjectError> {
         let root = manifest.root.clone();
@@ -40,7 +74,8 @@ impl Project {
                 project.resolve_instance(instance)?
             }
         };
-        writer::ensure_folder_not_in_packages(&output_dir, &root)?;
+        let manifest_name = paths::display_relative(&manifest.path, &root);
+        check_output_folder(&manifest, &output_dir)?;
         let mut warnings = Vec::new();
         if let Some(project) = &rojo
             && project.instance_path_of(&output_dir)?.is_none()
@@ -51,14 +86,10 @@ impl Project {
                 paths::display_relative(&project.path, &root)
             ));
         }
-        let schemas = schemas::discover(&root, &manifest.schemas)?;
-        if schemas.is_empty() {
-            warnings.push(format!(
-                "no schema matches `[schemas] include` ({}) in `{}`",
-                manifest.schemas.include.join(", "),
-                paths::display_relative(&manifest.path, &root)
-            ));
-        }
+        let discovery = schemas::discover(&root, &manifest.schemas)?;
+        discovery.require_schemas(&manifest.schemas, &manifest_name)?;
+        warnings.extend(discovery.warnings(&manifest_name));
+        let schemas = discovery.schemas;
         if let Some(project) = &rojo
             && let Some(pattern) = project.ignored_by(&output_dir)
         {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobBuilder};
 use walkdir::WalkDir;
 
 use crate::ProjectError;
@@ -23,25 +23,88 @@ pub struct SchemaEntry {
     pub out_rel: String,
 }
 
-/// Every schema the globs match, sorted by path.
-pub fn discover(root: &Path, globs: &SchemaGlobs) -> Result<Vec<SchemaEntry>, ProjectError> {
-    let excludes = build_set(&globs.exclude, "exclude")?;
+/// What the manifest's globs found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Discovery {
+    /// Every schema the globs match, sorted by path.
+    pub schemas: Vec<SchemaEntry>,
+    /// `include` patterns that matched no file.
+    pub unmatched: Vec<String>,
+    /// `exclude` patterns that removed no file.
+    pub unused_excludes: Vec<String>,
+    /// Files `include` matched that `exclude` removed.
+    pub excluded: usize,
+}
+
+impl Discovery {
+    /// A project with no schema is an error unless the manifest says it is intended: globs
+    /// that match nothing would otherwise make sync remove every generated module.
+    pub fn require_schemas(&self, globs: &SchemaGlobs, manifest: &str) -> Result<(), ProjectError> {
+        if !self.schemas.is_empty() || globs.allow_empty {
+            return Ok(());
+        }
+        let allow = "or set `allow_empty = true` in `[schemas]` if the project is meant to have no schema";
+        if self.excluded > 0 {
+            return Err(ProjectError::new(format!(
+                "{manifest}: `[schemas] exclude` ({}) removes every schema `include` matches ({} {}), so sync would remove every generated module",
+                globs.exclude.join(", "),
+                self.excluded,
+                if self.excluded == 1 { "file" } else { "files" }
+            ))
+            .with_help(format!("narrow the `exclude` patterns, {allow}")));
+        }
+        Err(ProjectError::new(format!(
+            "{manifest}: no schema matches `[schemas] include` ({}), so sync would remove every generated module",
+            globs.include.join(", ")
+        ))
+        .with_help(format!(
+            "patterns are relative to {manifest} and schemas end in `.blink` (e.g. `net/*.blink`); fix them, {allow}"
+        )))
+    }
+
+    /// One warning for every pattern that matched nothing (when the project has schemas: an
+    /// empty one is refused by [`Discovery::require_schemas`]).
+    pub fn warnings(&self, manifest: &str) -> Vec<String> {
+        let includes = self
+            .unmatched
+            .iter()
+            .map(|pattern| format!("{manifest}: `[schemas] include` pattern `{pattern}` matches no file"));
+        let excludes = self
+            .unused_excludes
+            .iter()
+            .map(|pattern| format!("{manifest}: `[schemas] exclude` pattern `{pattern}` excludes no file"));
+        includes.chain(excludes).collect()
+    }
+}
+
+/// Every schema the globs match, sorted by path. A pattern or a matched file reaching
+/// outside the project `root` (`../shared/*.blink`, a symbolic link) is an error unless the
+/// manifest allows it.
+pub fn discover(root: &Path, globs: &SchemaGlobs) -> Result<Discovery, ProjectError> {
+    let mut excludes = Vec::new();
+    for pattern in &globs.exclude {
+        excludes.push((pattern.as_str(), compile(pattern, "exclude")?.compile_matcher()));
+    }
+    let mut excludes_used = vec![false; excludes.len()];
+    let mut discovery = Discovery::default();
     let mut found: BTreeMap<String, SchemaEntry> = BTreeMap::new();
     let mut by_folder: BTreeMap<String, String> = BTreeMap::new();
+    let mut excluded = std::collections::BTreeSet::new();
 
     for pattern in &globs.include {
         let matcher = compile(pattern, "include")?.compile_matcher();
         let base = glob_base(pattern);
         let base_dir = paths::normalize(&root.join(&base));
-        if !base_dir.is_dir() {
-            continue;
+        if !globs.allow_outside_project && !paths::is_really_inside(&base_dir, root) {
+            return Err(outside(pattern, &base_dir));
         }
+        let mut matched = false;
         let walker = WalkDir::new(&base_dir)
             .sort_by_file_name()
             .follow_links(true)
             .into_iter()
-            .filter_entry(|entry| entry.depth() == 0 || !is_skipped_dir(entry));
-        for entry in walker {
+            .filter_entry(|entry| entry.depth() == 0 || !is_skipped_dir(entry, root));
+        for entry in walker.filter(|_| base_dir.is_dir()) {
             let entry = entry.map_err(|err| {
                 ProjectError::new(format!("could not list schemas under `{}`: {err}", base_dir.display()))
             })?;
@@ -52,8 +115,28 @@ pub fn discover(root: &Path, globs: &SchemaGlobs) -> Result<Vec<SchemaEntry>, Pr
                 continue;
             };
             let rel_path = paths::slash(&rel);
-            if found.contains_key(&rel_path) || !matcher.is_match(&rel_path) || excludes.is_match(&rel_path) {
+            if !matcher.is_match(&rel_path) {
                 continue;
+            }
+            matched = true;
+            let excluded_by: Vec<usize> = excludes
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, exclude))| exclude.is_match(&rel_path))
+                .map(|(index, _)| index)
+                .collect();
+            if !excluded_by.is_empty() {
+                for index in excluded_by {
+                    excludes_used[index] = true;
+                }
+                excluded.insert(rel_path);
+                continue;
+            }
+            if found.contains_key(&rel_path) {
+                continue;
+            }
+            if !globs.allow_outside_project && !paths::is_really_inside(entry.path(), root) {
+                return Err(outside(pattern, entry.path()));
             }
             let under_base = paths::relative_to(entry.path(), &base_dir).unwrap_or_else(|| rel.clone());
             let stem = under_base
@@ -79,17 +162,37 @@ pub fn discover(root: &Path, globs: &SchemaGlobs) -> Result<Vec<SchemaEntry>, Pr
                 },
             );
         }
+        if !matched {
+            discovery.unmatched.push(pattern.clone());
+        }
     }
-    Ok(found.into_values().collect())
+    discovery.unused_excludes = excludes
+        .iter()
+        .zip(&excludes_used)
+        .filter(|(_, used)| !**used)
+        .map(|((pattern, _), _)| pattern.to_string())
+        .collect();
+    discovery.excluded = excluded.len();
+    discovery.schemas = found.into_values().collect();
+    Ok(discovery)
+}
+
+fn outside(pattern: &str, path: &Path) -> ProjectError {
+    ProjectError::new(format!(
+        "`[schemas] include` pattern `{pattern}` reaches `{}`, outside the project",
+        paths::real(path).display()
+    ))
+    .with_help("keep schemas inside the project (the folder of blinkblox.toml), or set `allow_outside_project = true` in `[schemas]` if reading them from there is intended")
 }
 
 /// Hidden folders (`.git`) and Wally's folders are never searched for schemas.
-fn is_skipped_dir(entry: &walkdir::DirEntry) -> bool {
+fn is_skipped_dir(entry: &walkdir::DirEntry, root: &Path) -> bool {
     if !entry.file_type().is_dir() {
         return false;
     }
     let name = entry.file_name().to_string_lossy();
-    name.starts_with('.') || paths::PACKAGE_FOLDERS.contains(&name.as_ref())
+    name.starts_with('.')
+        || (paths::PACKAGE_FOLDERS.contains(&name.as_ref()) && paths::wally_folder_in(entry.path(), root).is_some())
 }
 
 /// The leading folders of a glob that hold no glob syntax: where the walk starts and what
@@ -114,16 +217,6 @@ fn compile(pattern: &str, key: &str) -> Result<Glob, ProjectError> {
                 "blinkblox.toml: `[schemas] {key}` has a bad glob `{pattern}`: {err}"
             ))
         })
-}
-
-fn build_set(patterns: &[String], key: &str) -> Result<GlobSet, ProjectError> {
-    let mut builder = GlobSetBuilder::new();
-    for pattern in patterns {
-        builder.add(compile(pattern, key)?);
-    }
-    builder
-        .build()
-        .map_err(|err| ProjectError::new(format!("blinkblox.toml: `[schemas] {key}`: {err}")))
 }
 
 /// Whether a path (relative to the manifest, `/`-separated) would be picked up as a
@@ -153,6 +246,8 @@ mod tests {
         SchemaGlobs {
             include: include.iter().map(|s| s.to_string()).collect(),
             exclude: exclude.iter().map(|s| s.to_string()).collect(),
+            allow_empty: false,
+            allow_outside_project: false,
         }
     }
 
@@ -178,7 +273,9 @@ mod tests {
         ] {
             touch(root, rel);
         }
-        let found = discover(root, &globs(&["net/**/*.blink"], &["net/old.blink"])).expect("discover");
+        let found = discover(root, &globs(&["net/**/*.blink"], &["net/old.blink"]))
+            .expect("discover")
+            .schemas;
         let pairs: Vec<(&str, &str)> = found
             .iter()
             .map(|s| (s.rel_path.as_str(), s.out_rel.as_str()))
@@ -189,7 +286,7 @@ mod tests {
         );
         assert_eq!(found[0].path, root.join("net/combat.blink"));
 
-        let shallow = discover(root, &globs(&["net/*.blink"], &[])).expect("discover");
+        let shallow = discover(root, &globs(&["net/*.blink"], &[])).expect("discover").schemas;
         let names: Vec<&str> = shallow.iter().map(|s| s.out_rel.as_str()).collect();
         assert_eq!(names, vec!["combat", "old"]);
         assert!(would_include(

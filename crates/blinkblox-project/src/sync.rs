@@ -106,22 +106,36 @@ fn sync(
     inputs.extend(project.schemas.iter().map(|schema| schema.path.clone()));
     let lock_path = project.lockfile_path();
     let previous = Lockfile::read(&lock_path)?;
+    let stale = stale_temp_files(&project);
+    let check_only = flags.locked || flags.frozen;
+    let leftovers = if check_only {
+        Vec::new()
+    } else {
+        remove_stale(&project, &stale)?
+    };
     if let Some(previous) = &previous {
         for schema in &previous.schemas {
             inputs.extend(schema.imports.iter().map(|import| project.root().join(&import.path)));
         }
         if is_up_to_date(&project, previous) {
+            if check_only && !stale.is_empty() {
+                return Err(SyncError::Locked {
+                    problems: stale_problems(&project, &stale),
+                    frozen: flags.frozen,
+                });
+            }
             return Ok(SyncOutcome {
                 schema_count: project.schemas.len(),
                 up_to_date: true,
                 unchanged: previous.outputs().count(),
-                warnings: project.warnings.clone(),
+                warnings: project.warnings.iter().cloned().chain(leftovers).collect(),
                 ..SyncOutcome::default()
             });
         }
     }
 
     let compiled = compile_all(&project, inputs)?;
+    refuse_shared_remote_scopes(&compiled)?;
     let failed = compiled.iter().filter(|c| c.built.is_none()).count();
     let reports: Vec<SchemaReport> = compiled
         .iter()
@@ -146,7 +160,8 @@ fn sync(
     let lock_changes = old_lock_text.as_deref() != Some(lock_text.as_str());
 
     if flags.locked || flags.frozen {
-        let problems = locked_problems(&project, previous.as_ref(), &lock, &plan, lock_changes, flags.frozen);
+        let mut problems = locked_problems(&project, previous.as_ref(), &lock, &plan, lock_changes, flags.frozen);
+        problems.extend(stale_problems(&project, &stale));
         if !problems.is_empty() {
             return Err(SyncError::Locked {
                 problems,
@@ -163,8 +178,16 @@ fn sync(
         ..SyncOutcome::default()
     };
     outcome.warnings.extend(plan.warnings.iter().cloned());
+    outcome.warnings.extend(leftovers);
     for write in &plan.writes {
+        // Checked again at the last moment: a link may have appeared since the plan.
         writer::ensure_not_in_packages(&write.path, project.root())?;
+        writer::ensure_inside_project(
+            &write.path,
+            project.root(),
+            project.manifest.output.allow_outside_project,
+            "[output] allow_outside_project",
+        )?;
         writer::write_atomic_with(&write.path, write.contents.as_bytes(), before_rename)
             .map_err(|err| ProjectError::io("write", &write.path, &err))?;
         outcome.written.push(project.rel(&write.path));
@@ -181,6 +204,60 @@ fn sync(
     Ok(outcome)
 }
 
+/// Temporary files a sync that was stopped mid-write left in the output folder (or beside the
+/// lockfile).
+fn stale_temp_files(project: &Project) -> Vec<PathBuf> {
+    let mut stale = writer::stale_temp_files(&project.output_dir, true);
+    stale.extend(writer::stale_temp_files(project.root(), false));
+    stale
+}
+
+/// What `--locked` says of each of them.
+fn stale_problems(project: &Project, stale: &[PathBuf]) -> Vec<String> {
+    stale
+        .iter()
+        .map(|path| format!("`{}` is a temporary file a stopped sync left behind", project.rel(path)))
+        .collect()
+}
+
+/// A sync removes them, and says so.
+fn remove_stale(project: &Project, stale: &[PathBuf]) -> Result<Vec<String>, ProjectError> {
+    let mut removed = Vec::new();
+    for path in stale {
+        std::fs::remove_file(path).map_err(|err| ProjectError::io("remove", path, &err))?;
+        removed.push(format!(
+            "removed `{}`, a temporary file a stopped sync left behind",
+            project.rel(path)
+        ));
+    }
+    Ok(removed)
+}
+
+/// Two schemas with one `RemoteScope` would make the same remotes, and the second module to
+/// load would fail in the game ("another module already uses the remote scope"): refused
+/// here, naming both schemas.
+fn refuse_shared_remote_scopes(compiled: &[Compiled]) -> Result<(), ProjectError> {
+    let mut seen: std::collections::BTreeMap<String, &str> = std::collections::BTreeMap::new();
+    for item in compiled {
+        let Some((locked, _)) = &item.built else {
+            continue;
+        };
+        let Some(scope) = locked.options.get("RemoteScope").and_then(|value| value.as_str()) else {
+            continue;
+        };
+        if let Some(first) = seen.insert(scope.to_string(), &locked.path) {
+            return Err(ProjectError::new(format!(
+                "schemas `{first}` and `{}` both use the remote scope `{scope}`, so their remotes would collide in the game",
+                locked.path
+            ))
+            .with_help(
+                "rename one of the files, or give one `option RemoteScope = \"…\"` of its own (a scope made from a file name keeps only letters and digits)",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether the lockfile still describes the disk: same compiler, manifest and project
 /// file, the same schemas with the same contents and imports, every output as recorded.
 /// Reads and hashes files; compiles nothing.
@@ -189,7 +266,8 @@ pub fn is_up_to_date(project: &Project, lock: &Lockfile) -> bool {
     let same_file = |recorded: &FileHash| {
         lockfile::file_hash(&root.join(&recorded.path)).as_deref() == Some(recorded.sha256.as_str())
     };
-    if lock.compiler != lockfile::compiler_version()
+    if !lock.intact
+        || lock.compiler != lockfile::compiler_version()
         || lock.manifest != lockfile::content_hash(project.manifest.text.as_bytes())
         || lock.rojo_project != project.locked_project_file()
         || lock.output != project.rel(&project.output_dir)
@@ -265,6 +343,18 @@ fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, Proje
         Outputs::Modules(targets),
     )?;
     let imports: Vec<PathBuf> = output.imports().iter().map(|path| paths::normalize(path)).collect();
+    let allowed = project.manifest.schemas.allow_outside_project;
+    if let Some(outside) = imports
+        .iter()
+        .find(|import| !allowed && !paths::is_really_inside(import, project.root()))
+    {
+        return Err(ProjectError::new(format!(
+            "schema `{}` imports `{}`, which is outside the project",
+            entry.rel_path,
+            paths::real(outside).display()
+        ))
+        .with_help("move the imported file into the project, or set `allow_outside_project = true` in `[schemas]` if reading it from there is intended"));
+    }
     let built = match output.schema.take() {
         Some(schema) if !output.has_errors() => Some(build(project, entry, &schema, &mut output, &imports)),
         _ => None,
@@ -358,6 +448,7 @@ fn build_lockfile(project: &Project, compiled: Vec<Compiled>) -> Result<(Lockfil
         rojo_project: project.locked_project_file(),
         package,
         schemas,
+        intact: true,
     };
     Ok((lock, files))
 }

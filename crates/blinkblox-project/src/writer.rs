@@ -24,7 +24,51 @@ fn temp_path_for(path: &Path) -> PathBuf {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    path.with_file_name(format!(".{name}.blinkblox-{}.tmp", std::process::id()))
+    path.with_file_name(format!(".{name}.blinkblox-{}{TEMP_SUFFIX}", std::process::id()))
+}
+
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// The process a file name says wrote it, when it is one of our temporary files:
+/// `.<name>.blinkblox-<pid>.tmp`.
+fn temp_file_owner(name: &str) -> Option<u32> {
+    let inner = name.strip_prefix('.')?.strip_suffix(TEMP_SUFFIX)?;
+    let (_, pid) = inner.rsplit_once(".blinkblox-")?;
+    pid.parse().ok()
+}
+
+/// Whether process `pid` may still be writing. On Linux, whether it runs; elsewhere, a
+/// temporary file younger than ten minutes is taken to be in use.
+fn may_be_writing(pid: u32, path: &Path) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    if cfg!(target_os = "linux") {
+        return Path::new("/proc").join(pid.to_string()).exists();
+    }
+    std::fs::metadata(path)
+        .and_then(|meta| meta.modified())
+        .ok()
+        .and_then(|modified| modified.elapsed().ok())
+        .is_none_or(|age| age < std::time::Duration::from_secs(600))
+}
+
+/// Our temporary files that a write which never finished left in `folder` (and below it when
+/// `recursive`): a sync killed between writing a module and renaming it into place.
+pub fn stale_temp_files(folder: &Path, recursive: bool) -> Vec<PathBuf> {
+    let walk = walkdir::WalkDir::new(folder)
+        .max_depth(if recursive { usize::MAX } else { 1 })
+        .follow_links(false)
+        .sort_by_file_name();
+    walk.into_iter()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_file())
+        .filter(|entry| {
+            let name = entry.file_name().to_string_lossy();
+            temp_file_owner(&name).is_some_and(|pid| !may_be_writing(pid, entry.path()))
+        })
+        .map(walkdir::DirEntry::into_path)
+        .collect()
 }
 
 /// Writes `contents` to `path` atomically, creating parent folders.
@@ -41,14 +85,31 @@ pub fn write_atomic_with(path: &Path, contents: &[u8], before_rename: BeforeRena
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(contents)?;
         file.flush()?;
+        // On the disk before the rename: a power loss must leave the old module or the new
+        // one, never an empty file under the module's name.
+        file.sync_all()?;
         drop(file);
         before_rename(&temp)?;
-        std::fs::rename(&temp, path)
+        std::fs::rename(&temp, path)?;
+        sync_folder(path);
+        Ok(())
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
     result
+}
+
+/// Flushes the folder entry of a rename to the disk, where the platform allows it.
+fn sync_folder(path: &Path) {
+    #[cfg(unix)]
+    if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty())
+        && let Ok(folder) = std::fs::File::open(parent)
+    {
+        let _ = folder.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = path;
 }
 
 /// Writes `contents` to `path` atomically unless the file already holds exactly `contents`;
@@ -73,14 +134,42 @@ pub fn ensure_folder_not_in_packages(folder: &Path, root: &Path) -> Result<(), P
 }
 
 fn refuse_packages(path: &Path, what: &str, root: &Path) -> Result<(), ProjectError> {
-    match paths::package_folder_in(path, root) {
-        Some(folder) => Err(ProjectError::new(format!(
-            "refusing to write {what}`{}`: it is inside `{folder}/`, which `wally install` deletes",
-            paths::display_relative(path, root)
-        ))
-        .with_help("point `[output]` in blinkblox.toml at a folder of your own, e.g. `src/shared/Net`")),
-        None => Ok(()),
+    let Some(folder) = paths::wally_folder_in(path, root) else {
+        return Ok(());
+    };
+    let real_root = paths::real(root);
+    let folder = paths::display_relative(&folder, &real_root);
+    let through_link = !paths::is_inside(&paths::normalize(&root.join(path)), &root.join(&folder));
+    let how = if through_link { " (through a symbolic link)" } else { "" };
+    Err(ProjectError::new(format!(
+        "refusing to write {what}`{}`: it is inside `{folder}/`{how}, which `wally install` deletes",
+        paths::display_relative(path, root)
+    ))
+    .with_help("point `[output]` in blinkblox.toml at a folder of your own, e.g. `src/shared/Net`"))
+}
+
+/// Refuses a destination that really lies outside the project `root` (a `..` path, an
+/// absolute one, a Rojo `$path` or a symbolic link leading out), unless the manifest allows
+/// it: `what` names the manifest key that would (`[output] allow_outside_project`).
+pub fn ensure_inside_project(path: &Path, root: &Path, allowed: bool, what: &str) -> Result<(), ProjectError> {
+    if allowed || paths::is_really_inside(path, root) {
+        return Ok(());
     }
+    let real_path = paths::real(path);
+    let lexically_inside = paths::is_inside(&paths::normalize(path), &paths::normalize(root));
+    let how = if lexically_inside {
+        format!(" (a symbolic link on the way leads to `{}`)", real_path.display())
+    } else {
+        format!(" (`{}`)", real_path.display())
+    };
+    Err(ProjectError::new(format!(
+        "refusing to write into `{}`: it is outside the project{how}",
+        paths::display_relative(path, root)
+    ))
+    .with_help(format!(
+        "point it at a folder inside the project (`{}`), or set `{what} = true` in blinkblox.toml if writing there is intended",
+        paths::real(root).display()
+    )))
 }
 
 /// Removes a file sync wrote earlier, then every folder above it that became empty, up to
@@ -107,6 +196,26 @@ pub fn remove_output(path: &Path, stop: &Path) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn temporary_files_of_processes_gone_are_stale() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ours = super::temp_path_for(&dir.path().join("Server.luau"));
+        std::fs::write(&ours, "x").expect("write");
+        // No process has this id (above Linux's pid_max).
+        let gone = dir.path().join("sub/.Client.luau.blinkblox-99999999.tmp");
+        std::fs::create_dir_all(gone.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&gone, "x").expect("write");
+        std::fs::write(dir.path().join(".notes.tmp"), "x").expect("write");
+        std::fs::write(dir.path().join("x.blinkblox-1.tmp"), "x").expect("write");
+        assert_eq!(super::temp_file_owner(".Server.luau.blinkblox-42.tmp"), Some(42));
+        assert_eq!(super::temp_file_owner(".a.b.blinkblox-7.tmp"), Some(7));
+        assert_eq!(super::temp_file_owner("Server.luau"), None);
+        if cfg!(target_os = "linux") {
+            assert_eq!(super::stale_temp_files(dir.path(), true), vec![gone.clone()]);
+            assert!(super::stale_temp_files(dir.path(), false).is_empty());
+        }
+    }
+
     #[test]
     fn an_identical_output_is_left_alone_and_a_different_one_rewritten() {
         let dir = tempfile::tempdir().expect("tempdir");

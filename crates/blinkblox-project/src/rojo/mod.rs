@@ -37,6 +37,16 @@ pub struct RojoProject {
 pub fn find_project(root: &Path, configured: Option<&str>) -> Result<Option<PathBuf>, ProjectError> {
     if let Some(configured) = configured {
         let path = paths::normalize(&root.join(configured));
+        if path.is_dir() {
+            return match project_file_in(&path) {
+                // A folder holding a project file names it, as `rojo build <folder>` does.
+                Some(file) => Ok(Some(file)),
+                None => Err(ProjectError::new(format!(
+                    "`[rojo] project = \"{configured}\"` is a folder with no `default.project.json` in it"
+                ))
+                .with_help("name the project file itself, e.g. `project = \"default.project.json\"`")),
+            };
+        }
         if !path.is_file() {
             return Err(ProjectError::new(format!(
                 "the Rojo project file `{configured}` named in `[rojo] project` does not exist"
@@ -63,7 +73,7 @@ fn is_project_file(path: &Path) -> bool {
 
 impl RojoProject {
     pub fn load(path: &Path) -> Result<RojoProject, ProjectError> {
-        let text = std::fs::read_to_string(path).map_err(|err| ProjectError::io("read", path, &err))?;
+        let text = crate::read_text(path).map_err(|err| ProjectError::io("read", path, &err))??;
         let value = jsonc::parse(&text).map_err(|err| {
             ProjectError::new(format!(
                 "`{}`:{}:{}: not a valid Rojo project file: {err}",
@@ -83,6 +93,11 @@ impl RojoProject {
             )));
         }
         check_paths(path, &tree, "tree")?;
+        let dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        refuse_self_reference(path, &dir, &tree, "tree")?;
         let glob_ignore_paths = glob_ignore_paths(path, &value)?;
         Ok(RojoProject {
             path: path.to_path_buf(),
@@ -153,6 +168,30 @@ fn check_paths(path: &Path, node: &Value, at: &str) -> Result<(), ProjectError> 
                 )));
             }
             check_paths(path, child, &format!("{at}.{key}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// A `$path` leading back to the project file itself (`"$path": "."` in the folder holding
+/// `default.project.json`) makes Rojo read the project as a nested project of its own.
+fn refuse_self_reference(path: &Path, dir: &Path, node: &Value, at: &str) -> Result<(), ProjectError> {
+    if let Some(target) = node_path(node, dir)
+        && nested_project(&target).is_some_and(|nested| paths::normalize(&nested) == paths::normalize(path))
+    {
+        let written = node
+            .get("$path")
+            .and_then(|raw| raw.as_str().or_else(|| raw.get("optional").and_then(Value::as_str)))
+            .unwrap_or_default();
+        return Err(ProjectError::new(format!(
+            "`{}`: `{at}.$path` is `{written}`, which leads back to this project file, so Rojo would read the project inside itself",
+            path.display()
+        ))
+        .with_help("point `$path` at the folder of the code, e.g. `\"$path\": \"src/shared\"`"));
+    }
+    if let Some(object) = node.as_object() {
+        for (key, child) in object.iter().filter(|(key, _)| !key.starts_with('$')) {
+            refuse_self_reference(path, dir, child, &format!("{at}.{key}"))?;
         }
     }
     Ok(())

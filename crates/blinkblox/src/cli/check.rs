@@ -50,6 +50,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     let manifest = match manifest {
         Some(Ok(listed)) => {
+            for warning in &listed.warnings {
+                eprintln!("warning: {warning}");
+            }
             files.extend(listed.schemas.iter().map(|(path, _)| path.clone()));
             Some(listed)
         }

@@ -18,6 +18,7 @@ mod package_rojo;
 mod package_support;
 mod sync;
 mod sync_rojo;
+mod sync_safety;
 mod sync_support;
 mod watch;
 
