@@ -64,6 +64,23 @@ pub fn files_under(dir: &Path) -> Vec<String> {
     out
 }
 
+/// The `rojo` to run: on PATH, else where `cargo install` puts it.
+pub fn rojo_binary() -> Option<PathBuf> {
+    let works = |program: &Path| {
+        Command::new(program)
+            .arg("--version")
+            .output()
+            .is_ok_and(|out| out.status.success())
+    };
+    let on_path = PathBuf::from("rojo");
+    if works(&on_path) {
+        return Some(on_path);
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from)?;
+    let installed = home.join(".cargo/bin/rojo");
+    works(&installed).then_some(installed)
+}
+
 /// Runs `<rojo> build -o <place>` in `project` (failing the test with Rojo's output when it
 /// fails) and reads the place back.
 pub fn rojo_build(rojo: impl AsRef<OsStr>, project: &Path, place: &Path) -> WeakDom {
