@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use crate::support::*;
-use blinkblox_codegen::luau::read::without_decode_checks;
+use blinkblox_codegen::luau::decode_checks::without_decode_checks;
 use blinkblox_luau::{Mode, RemoteValue, Simulation};
 
 const SCHEMA: &str = r#"
