@@ -41,8 +41,8 @@ pub struct CompileFailure {
 /// `UNCHECKED_LOOPS`, fit Luau's limits whatever their shape: every field and tuple value
 /// keeps at most one local past its own code (`CodeBuilder::scope_since`), so such a
 /// payload needs about a local a type, and each loop a few registers more. Only schemas
-/// with a larger one pay for the check: Luau compiles about 16 KB a millisecond, and a
-/// 128-declaration schema's modules would take four times as long as generating them.
+/// with a larger one pay for the check: compiling the modules takes Luau several times as
+/// long as generating them.
 const UNCHECKED_NODES: u32 = 64;
 /// Arrays and maps nested in one payload past which it is checked: each level holds its
 /// loop's registers while the next is read (31 nested maps need more than 255).
