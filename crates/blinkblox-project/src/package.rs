@@ -251,7 +251,7 @@ fn has_generated_banner(path: &Path) -> bool {
         && String::from_utf8_lossy(&opening)
             .lines()
             .take(12)
-            .any(blinkblox_codegen::luau::module::is_banner)
+            .any(blinkblox_codegen::luau::banner::is_banner)
 }
 
 /// Every file below `folder`, `/`-separated and relative to it. A part that cannot be read

@@ -72,8 +72,7 @@ impl CodeBuilder {
     /// re-indented to the current depth.
     ///
     /// Equivalent to calling [`CodeBuilder::line`] on each of `block.lines()`, but copies whole
-    /// runs of text: the runtime and the separately built bodies are most of a module's bytes,
-    /// and copying them line by line was about 40% of generating one (perf-log, issue 8).
+    /// runs of text: the runtime and the separately built bodies are most of a module's bytes.
     pub fn raw(&mut self, block: &str) {
         if block.is_empty() {
             return;
@@ -108,6 +107,25 @@ impl CodeBuilder {
             let run = left.min(TABS.len());
             self.text.push_str(&TABS[..run]);
             left -= run;
+        }
+    }
+
+    /// Opens branch `position` (from 0) of an `if … elseif …` chain on `condition`.
+    pub fn branch(&mut self, position: usize, condition: &str) {
+        if position == 0 {
+            self.open(format!("if {condition} then"));
+        } else {
+            self.middle(format!("elseif {condition} then"));
+        }
+    }
+
+    /// Opens the last branch of a chain of `branches` branches: its `else`, or a `do` block
+    /// when the chain has none.
+    pub fn otherwise(&mut self, branches: usize) {
+        if branches == 0 {
+            self.open("do");
+        } else {
+            self.middle("else");
         }
     }
 

@@ -4,11 +4,13 @@
 use blinkblox_schema::model::{EventDecl, FunctionDecl, Reliability, Schema, Side, YieldMode};
 
 use super::builder::CodeBuilder;
-use super::module::{
-    CLIENT, EXPORTED, ModuleGen, SEND_CLIENT, STREAMS_RECEIVE, describe, marker, payload_params, typed_params,
-};
+use super::markers::{describe, marker};
+use super::module::ModuleGen;
 use super::naming::string_literal;
-use super::server::{emit_scope_guard, remote_names};
+use super::payload::{payload_params, typed_params};
+use super::remotes::{emit_scope_guard, remote_names};
+use super::runtime::{self, CLIENT, EXPORTED, SEND_CLIENT, STREAMS_RECEIVE};
+use super::streams::emit_streams;
 use super::types::payload_types;
 
 pub fn generate(schema: &Schema) -> String {
@@ -32,7 +34,7 @@ pub fn generate(schema: &Schema) -> String {
         let (real, noop) = invoke_members(&mg, function);
         mg.api.add(&function.scope, &function.name, real, noop);
     }
-    super::streams::emit_streams(&mut mg, &mut body);
+    emit_streams(&mut mg, &mut body);
     mg.add_step_replication();
 
     // The preamble (prelude, receive runtime, types) and the API tables are within 64 KiB
@@ -44,25 +46,16 @@ pub fn generate(schema: &Schema) -> String {
         "local CLIENT_FLUSH_RATE = {}",
         schema.options.client_flush_rate
     ));
-    out.raw(CLIENT);
-    out.line("");
-    out.raw(STREAMS_RECEIVE);
-    out.line("");
-    out.raw(SEND_CLIENT);
-    out.line("");
-    out.raw(EXPORTED);
-    out.line("");
+    runtime::emit(&mut out, CLIENT);
+    runtime::emit(&mut out, STREAMS_RECEIVE);
+    runtime::emit(&mut out, SEND_CLIENT);
+    runtime::emit(&mut out, EXPORTED);
     emit_libraries(&mut out, schema);
     mg.emit_lookups(&mut out);
     mg.emit_tables(&mut out);
     out.raw(&body.finish());
     emit_start(&mut out, schema);
-    mg.api.emit(&mut out, false, "local Returns = ", "");
-    out.open("if not RunService:IsRunning() then");
-    mg.api.emit(&mut out, true, "return (", " :: any) :: typeof(Returns)");
-    out.close("end");
-    out.line("Start()");
-    out.line("return Returns");
+    mg.api.emit_returns(&mut out);
     out.finish()
 }
 
@@ -81,9 +74,7 @@ fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<Stri
     match event.reliability {
         Reliability::Reliable => mg.emit_guarded_record(&mut b, event.reliability, event.index, &[], &params),
         Reliability::Unreliable => {
-            b.line("BeginScratch()");
-            mg.emit_record(&mut b, event.reliability, event.index, &[], &params);
-            b.line("EndScratch()");
+            mg.emit_scratch_record(&mut b, event.reliability, event.index, &[], &params);
             // BatchUnreliable: into the frame's unreliable batch, one FireServer a flush.
             b.line(if mg.schema.options.batch_unreliable {
                 "BatchScratchUnreliable()"

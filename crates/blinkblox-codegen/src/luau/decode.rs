@@ -3,13 +3,19 @@
 //! down to runs of eight, reads its payload and hands it to the listeners as the
 //! event's Call mode says.
 
-use blinkblox_schema::model::{CallMode, EventDecl, FunctionDecl, Reliability, Side, StreamDecl};
+use blinkblox_schema::model::{EventDecl, FunctionDecl, Reliability, Side, StreamDecl};
 
-use super::ValuePath;
 use super::builder::CodeBuilder;
-use super::module::{ModuleGen, Param, channel_name, marker, payload_params};
-use super::read::{self, Reader};
+use super::decode_checks::decode_checks_enabled;
+use super::listeners::emit_deliver;
+use super::markers::marker;
+use super::module::ModuleGen;
+use super::naming::channel_name;
+use super::payload::{Param, payload_params};
+use super::read::Reader;
+use super::streams::{emit_read_flush, emit_receive, stream_key};
 use super::types::luau_type;
+use super::value_path::ValuePath;
 
 /// Channels with more receivable declarations than this decode through one reader
 /// function per declaration (kept in the `Readers` table) rather than inline in the
@@ -93,7 +99,7 @@ impl<'a> ModuleGen<'a> {
         b.line("local B = RecvBuffer");
         b.line("local Size = RecvSize");
         b.line("local Cursor = RecvCursor");
-        let count_events = with_player && read::decode_checks_enabled();
+        let count_events = with_player && decode_checks_enabled();
         if count_events {
             // MaxEventsPerPacket: the record past the limit ends the packet. Every record
             // takes at least its index byte, so when no more records are left to take
@@ -161,16 +167,7 @@ impl<'a> ModuleGen<'a> {
                 // A player with MAX_PENDING_INVOCATIONS waiting is answered "failed"
                 // at once (so an honest caller's Invoke ends) and the handler is not run.
                 leaf.open("if not BeginInvocation(Player) then");
-                leaf.line("BeginScratch()");
-                self.emit_record(
-                    leaf,
-                    Reliability::Reliable,
-                    function.index,
-                    &[(2, "CallId".into()), (1, "0".into())],
-                    &[],
-                );
-                leaf.line("EndScratch()");
-                leaf.line("CopyScratchTo(Player)");
+                self.emit_failed_answer(leaf, function.index);
                 leaf.middle("else");
                 let mut args = vec!["CallId".to_string(), "Listener".to_string()];
                 args.extend(values.iter().cloned());
@@ -194,17 +191,17 @@ impl<'a> ModuleGen<'a> {
                     name: "Value".into(),
                     ty: &stream.data,
                 }];
-                let reader = format!("S{}", super::streams::stream_key(stream));
+                let reader = format!("S{}", stream_key(stream));
                 if stream.reliability == Reliability::Unreliable {
                     // The flush number is read through `RecvCursor` (streams.rs).
                     leaf.line("RecvCursor = Cursor");
-                    super::streams::emit_read_flush(leaf, stream);
+                    emit_read_flush(leaf, stream);
                     leaf.line("Cursor = RecvCursor");
                 } else {
-                    super::streams::emit_read_flush(leaf, stream);
+                    emit_read_flush(leaf, stream);
                 }
                 let values = self.read_values(leaf, &params, inline, outer, &reader);
-                super::streams::emit_receive(leaf, stream, with_player, &values[0]);
+                emit_receive(leaf, stream, with_player, &values[0]);
             }
             Received::Response(function) => {
                 leaf.line(marker(&function.scope, &function.name, Some("response")));
@@ -298,11 +295,7 @@ fn read_param(reader: &mut Reader<'_>, param: &Param, count: usize) -> String {
 fn emit_dispatch(b: &mut CodeBuilder, leaves: &[(u16, String)]) {
     if leaves.len() <= 8 {
         for (position, (index, code)) in leaves.iter().enumerate() {
-            if position == 0 {
-                b.open(format!("if Index == {index} then"));
-            } else {
-                b.middle(format!("elseif Index == {index} then"));
-            }
+            b.branch(position, &format!("Index == {index}"));
             b.raw(code);
         }
         b.middle("else");
@@ -316,70 +309,6 @@ fn emit_dispatch(b: &mut CodeBuilder, leaves: &[(u16, String)]) {
     emit_dispatch(b, low);
     b.middle("else");
     emit_dispatch(b, high);
-    b.close("end");
-}
-
-/// Hands decoded values to the listeners as the event's Call mode says (Blink 0.18
-/// §5.5): Sync inline (inside the packet's pcall), Async through `task.spawn`; a
-/// reliable event with no listener yet is queued for the first `On`, an unreliable one
-/// is dropped; Polling always queues.
-fn emit_deliver(
-    b: &mut CodeBuilder,
-    reliability: Reliability,
-    call: CallMode,
-    slot: u32,
-    with_player: bool,
-    values: &[String],
-) {
-    let channel = channel_name(reliability);
-    let mut args: Vec<String> = Vec::new();
-    if with_player {
-        args.push("Player".into());
-    }
-    args.extend(values.iter().cloned());
-    if values.is_empty() {
-        args.push("nil".into());
-    }
-    let player = if with_player { "Player" } else { "nil" };
-    let queued = match values.len() {
-        0 => "nil".to_string(),
-        1 => values[0].clone(),
-        _ => format!("table.pack({})", values.join(", ")),
-    };
-    let push = format!("Push({channel}Queues[{slot}], {player}, {queued})");
-    if call == CallMode::Polling {
-        b.line(push);
-        return;
-    }
-    let all = args.join(", ");
-    match call {
-        CallMode::SingleSync | CallMode::SingleAsync => {
-            b.line(format!("local Listener = {channel}Listeners[{slot}]"));
-            b.open("if Listener then");
-            if call == CallMode::SingleSync {
-                b.line("ListenerResume = Cursor");
-                b.line(format!("Listener({all})"));
-                b.line("ListenerResume = false");
-            } else {
-                b.line(format!("task.spawn(Listener, {all})"));
-            }
-        }
-        _ => {
-            b.line(format!("local List = {channel}Listeners[{slot}]"));
-            b.open("if List then");
-            if call == CallMode::ManySync {
-                b.line("ListenerResume = Cursor");
-                b.line(format!("for _, Listener in List do Listener({all}) end"));
-                b.line("ListenerResume = false");
-            } else {
-                b.line(format!("for _, Listener in List do task.spawn(Listener, {all}) end"));
-            }
-        }
-    }
-    if reliability == Reliability::Reliable {
-        b.middle("else");
-        b.line(push);
-    }
     b.close("end");
 }
 

@@ -1,7 +1,7 @@
 //! Names in the generated Luau: API members in the schema's casing, table keys that
-//! stay valid for any field name, string literals and type names.
+//! stay valid for any field name, string literals, type names and channel names.
 
-use blinkblox_schema::model::Casing;
+use blinkblox_schema::model::{Casing, Reliability};
 
 /// Luau's reserved words: never valid as `name = …` keys or `.name` accesses.
 const RESERVED: &[&str] = &[
@@ -46,6 +46,15 @@ impl Members {
             on_drop: casing.pick("OnDrop", "onDrop", "on_drop"),
             get_drop_counts: casing.pick("GetDropCounts", "getDropCounts", "get_drop_counts"),
         }
+    }
+}
+
+/// A channel's name in the module's tables and functions (`ReliableListeners`,
+/// `DecodeUnreliable`).
+pub fn channel_name(reliability: Reliability) -> &'static str {
+    match reliability {
+        Reliability::Reliable => "Reliable",
+        Reliability::Unreliable => "Unreliable",
     }
 }
 

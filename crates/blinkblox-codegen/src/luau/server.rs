@@ -3,12 +3,16 @@
 
 use blinkblox_schema::model::{EventDecl, FunctionDecl, Reliability, Schema, Side};
 
+use super::api::ApiItem;
 use super::builder::CodeBuilder;
-use super::module::{
-    ApiItem, EXPORTED, ModuleGen, Param, SEND_SERVER, SERVER, STREAMS_RECEIVE, describe, marker, payload_params,
-    typed_params,
-};
-use super::naming::string_literal;
+use super::decode_checks::decode_checks_enabled;
+use super::markers::{describe, marker};
+use super::module::ModuleGen;
+use super::naming::{channel_name, string_literal};
+use super::payload::{payload_params, typed_params};
+use super::remotes::{emit_scope_guard, remote_names};
+use super::runtime::{self, EXPORTED, SEND_SERVER, SERVER, STREAMS_RECEIVE};
+use super::streams::emit_streams;
 use super::types::payload_types;
 
 pub fn generate(schema: &Schema) -> String {
@@ -32,7 +36,7 @@ pub fn generate(schema: &Schema) -> String {
         let (real, noop) = on_function_members(&mg, function);
         mg.api.add(&function.scope, &function.name, real, noop);
     }
-    super::streams::emit_streams(&mut mg, &mut body);
+    emit_streams(&mut mg, &mut body);
     let m = mg.members;
     mg.api.entries.insert(
         0,
@@ -61,24 +65,15 @@ pub fn generate(schema: &Schema) -> String {
     let runtime = SERVER.len() + STREAMS_RECEIVE.len() + SEND_SERVER.len() + EXPORTED.len();
     let mut out = CodeBuilder::with_capacity(body.len() + runtime + 64 * 1024);
     mg.emit_preamble(&mut out, "Server module");
-    out.raw(SERVER);
-    out.line("");
-    out.raw(STREAMS_RECEIVE);
-    out.line("");
-    out.raw(SEND_SERVER);
-    out.line("");
-    out.raw(EXPORTED);
-    out.line("");
+    runtime::emit(&mut out, SERVER);
+    runtime::emit(&mut out, STREAMS_RECEIVE);
+    runtime::emit(&mut out, SEND_SERVER);
+    runtime::emit(&mut out, EXPORTED);
     mg.emit_lookups(&mut out);
     mg.emit_tables(&mut out);
     out.raw(&body.finish());
     emit_start(&mut out, schema);
-    mg.api.emit(&mut out, false, "local Returns = ", "");
-    out.open("if not RunService:IsRunning() then");
-    mg.api.emit(&mut out, true, "return (", " :: any) :: typeof(Returns)");
-    out.close("end");
-    out.line("Start()");
-    out.line("return Returns");
+    mg.api.emit_returns(&mut out);
     out.finish()
 }
 
@@ -102,16 +97,10 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
     let typed = typed_params(schema, &params);
     let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
     let name = describe(&event.scope, &event.name);
-    let writer = format!(
-        "ScratchWriters.{}{}",
-        super::module::channel_name(event.reliability),
-        event.index
-    );
+    let writer = format!("ScratchWriters.{}{}", channel_name(event.reliability), event.index);
     body.line(marker(&event.scope, &event.name, None));
     body.open(format!("{writer} = function({})", typed.join(", ")));
-    body.line("BeginScratch()");
-    mg.emit_record(body, event.reliability, event.index, &[], &params);
-    body.line("EndScratch()");
+    mg.emit_scratch_record(body, event.reliability, event.index, &[], &params);
     body.close("end");
     body.line("");
 
@@ -263,17 +252,7 @@ fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDe
         "warn(`[BlinkBlox] {} encountered an error: {{tostring(Problem)}}`)",
         string_literal(&name).trim_matches('"').replace('`', "'")
     ));
-    b.line("BeginScratch()");
-    let no_params: [Param; 0] = [];
-    mg.emit_record(
-        b,
-        Reliability::Reliable,
-        function.index,
-        &[(2, "CallId".into()), (1, "0".into())],
-        &no_params,
-    );
-    b.line("EndScratch()");
-    b.line("CopyScratchTo(Player)");
+    mg.emit_failed_answer(b, function.index);
     b.close("end");
     b.close("end)()");
     b.line("");
@@ -325,7 +304,7 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
         string_literal(&unreliable)
     ));
     // Every packet from a client: size, byte budget, then the decode (receive.luau).
-    let receive = if super::read::decode_checks_enabled() {
+    let receive = if decode_checks_enabled() {
         "ReceiveFromClient"
     } else {
         "ReceivePacket"
@@ -351,34 +330,4 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
     }
     b.close("end");
     b.line("");
-}
-
-/// Remote names as Blink 0.18 names them: `[<Scope>_]BLINK_(UN)RELIABLE_REMOTE`.
-pub fn remote_names(scope: &str) -> (String, String) {
-    let prefix = if scope.is_empty() {
-        String::new()
-    } else {
-        format!("{scope}_")
-    };
-    (
-        format!("{prefix}BLINK_RELIABLE_REMOTE"),
-        format!("{prefix}BLINK_UNRELIABLE_REMOTE"),
-    )
-}
-
-/// Two modules sharing a RemoteScope in one VM would share remotes: refuse, as Blink.
-pub fn emit_scope_guard(b: &mut CodeBuilder, scope: &str) {
-    b.line("local Globals: any = _G");
-    b.line("local Registry = Globals._BLINK");
-    b.open("if Registry == nil then");
-    b.line("Registry = {}");
-    b.line("Globals._BLINK = Registry");
-    b.close("end");
-    let literal = string_literal(scope);
-    b.open(format!("if Registry[{literal}] then"));
-    b.line(format!(
-        "error(\"[BlinkBlox] another module already uses the remote scope \" .. {literal} .. \": give each schema its own RemoteScope option\", 3)"
-    ));
-    b.close("end");
-    b.line(format!("Registry[{literal}] = true"));
 }

@@ -1,4 +1,4 @@
-//! Streams (SPEC §2.3): state, not a queue. The sending side's `Set` serializes the
+//! Streams: state, not a queue. The sending side's `Set` serializes the
 //! value into a record kept by the stream (`runtime/send_*.luau`); each flush sends it
 //! (reliable: when Set since the last flush; unreliable: every flush). A broadcast
 //! stream's record goes into the frame's broadcast batch (reliable) or unreliable
@@ -9,7 +9,9 @@
 use blinkblox_schema::model::{Reliability, Side, StreamDecl};
 
 use super::builder::CodeBuilder;
-use super::module::{ModuleGen, Param, describe, marker};
+use super::markers::{describe, marker};
+use super::module::ModuleGen;
+use super::payload::Param;
 use super::types::luau_type;
 
 /// The key of a stream in the `OutgoingStreamOf`/`IncomingStreams` tables: channel
@@ -57,14 +59,12 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
     }];
     body.line(marker(&stream.scope, &stream.name, Some("stream")));
     body.open(format!("StreamWriters.{key} = function(Value: {value_type})"));
-    body.line("BeginScratch()");
     // Unreliable: a flush-number byte after the index, filled in at each flush.
     let header: Vec<(u32, String)> = match stream.reliability {
         Reliability::Reliable => Vec::new(),
         Reliability::Unreliable => vec![(1, "0".into())],
     };
-    mg.emit_record(body, stream.reliability, stream.index, &header, &params);
-    body.line("EndScratch()");
+    mg.emit_scratch_record(body, stream.reliability, stream.index, &header, &params);
     body.close("end");
     let flush_offset = match stream.reliability {
         Reliability::Reliable => 0,

@@ -1,5 +1,5 @@
-//! Luau type expressions for schema types, the `export type` block every module
-//! starts with, and the Types module.
+//! Luau type expressions for schema types, and the `export type` block every module
+//! starts with.
 
 use blinkblox_schema::model::{Payload, Schema, Type, TypeKind};
 
@@ -107,33 +107,4 @@ pub fn emit_type_block(b: &mut CodeBuilder, schema: &Schema) {
         ));
     }
     b.line("");
-}
-
-/// The Types module: the exported types and their `Read`/`Write`, no remotes.
-pub fn generate_types_module(schema: &Schema) -> String {
-    use super::module::{EXPORTED, ModuleGen, PRELUDE, STANDALONE, header};
-    use blinkblox_schema::model::Side;
-
-    let mut mg = ModuleGen::new(schema, Side::Server);
-    let mut body = CodeBuilder::new();
-    mg.emit_exports(&mut body);
-    let mut out = CodeBuilder::new();
-    header(&mut out, "Types module");
-    emit_type_block(&mut out, schema);
-    out.line(format!(
-        "local MAX_UNRELIABLE_SIZE = {}",
-        schema.options.max_unreliable_size
-    ));
-    out.raw(PRELUDE);
-    out.line("");
-    out.raw(STANDALONE);
-    out.line("");
-    out.raw(EXPORTED);
-    out.line("");
-    mg.emit_lookups(&mut out);
-    out.line("local Exports: { [string]: any } = {}");
-    out.line("");
-    out.raw(&body.finish());
-    mg.api.emit(&mut out, false, "return ", "");
-    out.finish()
 }

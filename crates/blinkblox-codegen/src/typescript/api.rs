@@ -1,4 +1,4 @@
-//! The declared API: the same tree as the Luau modules' API tables (`luau::module`),
+//! The declared API: the same tree as the Luau modules' API tables (`luau::api`),
 //! with a TypeScript type for each member, rendered as constants and namespaces.
 
 use crate::luau::naming::Members;

@@ -13,7 +13,7 @@ mod types;
 
 use std::collections::BTreeSet;
 
-use crate::luau::module::VERSION;
+use crate::luau::banner::VERSION;
 use blinkblox_schema::model::Schema;
 
 use api::{DtsNode, Module};

@@ -1,4 +1,4 @@
-//! TypeScript type expressions for schema types (Blink's mapping, reference §5.2):
+//! TypeScript type expressions for schema types, as Blink maps them:
 //! numbers and strings as themselves, Roblox datatypes by their roblox-ts names,
 //! `T?` as `T | undefined`, arrays as `Array<T>`, maps as `Map<K, V>`, unit enums as
 //! string-literal unions, tagged enums as unions of objects, sets as boolean records.
@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 
 use blinkblox_schema::model::{Field, Payload, Schema, Type, TypeKind};
+use blinkblox_schema::wire::resolve;
 
 /// Words TypeScript refuses as a binding (`const x`, `namespace x`, parameter) name.
 const RESERVED_WORDS: &[&str] = &[
@@ -280,10 +281,7 @@ impl TsTypes<'_> {
 
 /// Whether a value of this type may be nil (so a trailing parameter may be omitted).
 fn accepts_undefined(schema: &Schema, ty: &Type) -> bool {
-    matches!(
-        crate::luau::resolve(schema, ty).kind,
-        TypeKind::Optional(_) | TypeKind::Unknown
-    )
+    matches!(resolve(schema, ty).kind, TypeKind::Optional(_) | TypeKind::Unknown)
 }
 
 /// Wraps a union in parentheses so `| undefined` or an array suffix applies to all of it.

@@ -274,7 +274,7 @@ fn one_event_bytes(schema: &str, value: &str) -> usize {
 }
 
 #[test]
-fn wire_sizes_of_the_seed_payloads() {
+fn wire_sizes_of_boolean_array_struct_array_and_byte() {
     assert_eq!(
         one_event_bytes(
             "event E { From: Client, Type: Reliable, Call: SingleSync, Data: boolean[0..1000] }",

@@ -1,13 +1,22 @@
-//! Every valid schema fixture compiles and both modules load in the VM; a schema of
-//! 1000 declarations loads and dispatches; generation is deterministic; golden
-//! snapshots of generated text.
+//! The schema fixtures as modules: every valid fixture of the front end and every codegen
+//! fixture compiles and loads in the VM, a schema of 1000 declarations loads and
+//! dispatches, generation is deterministic, and each codegen fixture
+//! (`tests/fixtures/codegen/*.blink`, one per feature) has a snapshot of its modules in
+//! which every fixed runtime part is one marker line, so it shows what the schema decides.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::support::*;
-use blinkblox_codegen::{OutputKind, Targets, generate};
-use blinkblox_luau::{Mode, Simulation};
-use blinkblox_schema::check_file;
+use blinkblox_codegen::luau::banner::VERSION;
+use blinkblox_codegen::luau::runtime::PARTS;
+use blinkblox_codegen::{GeneratedFile, OutputKind, Outputs, Source, Targets, compile, generate};
+use blinkblox_luau::Simulation;
+use blinkblox_schema::{CheckSettings, check_file};
+
+const WITH_TYPES: Targets = Targets {
+    types: true,
+    typescript: false,
+};
 
 fn valid_fixtures() -> Vec<PathBuf> {
     let paths = valid_schema_fixtures();
@@ -19,6 +28,43 @@ fn valid_fixtures() -> Vec<PathBuf> {
     paths
 }
 
+/// `tests/fixtures/codegen/*.blink`, sorted.
+fn codegen_fixtures() -> Vec<PathBuf> {
+    let dir = crate::fixtures().join("codegen");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("codegen fixtures folder")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "blink"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 10, "expected the codegen fixtures in {}", dir.display());
+    paths
+}
+
+/// Loads the modules in both VM modes: the server's (with the stand-in libraries), then
+/// a client's after a step, then the Types module; nothing may log an error.
+fn assert_modules_load(path: &Path, modules: &Modules) {
+    for mode in MODES {
+        let mut sim = Simulation::new(mode, 1).expect("simulation");
+        sim.server().exec(LIBRARIES).expect("libraries");
+        sim.server()
+            .load_module("Net", &modules.server)
+            .unwrap_or_else(|e| panic!("{} server, {mode:?}: {e}", path.display()));
+        sim.step().expect("step");
+        sim.client(0)
+            .expect("client")
+            .load_module("Net", &modules.client)
+            .unwrap_or_else(|e| panic!("{} client, {mode:?}: {e}", path.display()));
+        if let Some(types) = &modules.types {
+            sim.server()
+                .load_module("Types", types)
+                .unwrap_or_else(|e| panic!("{} types, {mode:?}: {e}", path.display()));
+        }
+        sim.steps(2).expect("steps");
+        assert_no_errors(&sim);
+    }
+}
+
 #[test]
 fn every_valid_fixture_compiles_and_loads() {
     for path in valid_fixtures() {
@@ -26,42 +72,19 @@ fn every_valid_fixture_compiles_and_loads() {
         let Some(schema) = output.schema else {
             panic!("{} has errors: {:#?}", path.display(), output.diagnostics);
         };
-        let modules = modules_of(&schema);
-        for mode in MODES {
-            let mut sim = Simulation::new(mode, 1).expect("simulation");
-            sim.server().exec(LIBRARIES).expect("libraries");
-            sim.server()
-                .load_module("Net", &modules.server)
-                .unwrap_or_else(|e| panic!("{} server, {mode:?}: {e}", path.display()));
-            sim.step().expect("step");
-            sim.client(0)
-                .expect("client")
-                .load_module("Net", &modules.client)
-                .unwrap_or_else(|e| panic!("{} client, {mode:?}: {e}", path.display()));
-            if let Some(types) = &modules.types {
-                sim.server()
-                    .load_module("Types", types)
-                    .unwrap_or_else(|e| panic!("{} types, {mode:?}: {e}", path.display()));
-            }
-            sim.steps(2).expect("steps");
-            assert_no_errors(&sim);
-        }
+        assert_modules_load(&path, &modules_of(&schema));
     }
 }
 
 #[test]
 fn generation_is_deterministic() {
-    for path in valid_fixtures() {
+    for path in valid_fixtures().into_iter().chain(codegen_fixtures()) {
         let Some(schema) = check_file(&path).schema else {
             continue;
         };
-        let targets = Targets {
-            types: true,
-            typescript: false,
-        };
         assert_eq!(
-            generate(&schema, targets),
-            generate(&schema, targets),
+            generate(&schema, WITH_TYPES),
+            generate(&schema, WITH_TYPES),
             "{}",
             path.display()
         );
@@ -70,7 +93,7 @@ fn generation_is_deterministic() {
 
 #[test]
 fn modules_begin_with_the_directives() {
-    let modules = compile("event E { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }");
+    let modules = crate::support::compile("event E { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }");
     for text in [&modules.server, &modules.client, modules.types.as_ref().expect("types")] {
         assert!(
             text.starts_with("--!strict\n--!native\n--!optimize 2\n"),
@@ -99,7 +122,7 @@ fn a_thousand_declarations_load_and_dispatch() {
             "event S{i} {{ From: Server, Type: Reliable, Call: SingleSync, Data: {ty} }}\n"
         ));
     }
-    let modules = compile(&text);
+    let modules = crate::support::compile(&text);
     for mode in MODES {
         let mut sim = start(&modules, mode, 1);
         sim.server()
@@ -138,29 +161,82 @@ fn a_thousand_declarations_load_and_dispatch() {
     }
 }
 
-#[test]
-fn golden_snapshots_of_generated_text() {
-    let path = crate::fixtures().join("codegen/game.blink");
-    let output = check_file(&path);
-    let schema = output.schema.unwrap_or_else(|| panic!("{:#?}", output.diagnostics));
-    let files = generate(
-        &schema,
-        Targets {
-            types: true,
-            typescript: false,
-        },
-    );
-    for file in &files {
-        let name = match file.kind {
-            OutputKind::Server => "game_server",
-            OutputKind::Client => "game_client",
-            OutputKind::Types => "game_types",
-            _ => continue,
-        };
-        insta::assert_snapshot!(name, file.contents);
+/// A module's text with each fixed runtime part (`src/runtime/*.luau`, copied verbatim)
+/// replaced by `-- runtime: <file>`, and the generator's version by `<version>`.
+fn schema_decided(module: &str) -> String {
+    let mut text = module.replace(&format!("BlinkBlox {VERSION}."), "BlinkBlox <version>.");
+    for (name, part) in PARTS {
+        // As `CodeBuilder::raw` writes it at the top level: every line ended by a newline.
+        let written: String = part.lines().map(|line| format!("{line}\n")).collect();
+        text = text.replace(&written, &format!("-- runtime: {name}\n"));
     }
-    // The golden text is also a working module.
-    let modules = modules_of(&schema);
-    let sim = start(&modules, Mode::Native, 1);
-    assert_no_errors(&sim);
+    text
+}
+
+/// The Luau modules of one fixture, each under a heading, for its snapshot.
+fn snapshot_text(files: &[GeneratedFile]) -> String {
+    let mut out = String::new();
+    for file in files {
+        if matches!(file.kind, OutputKind::Server | OutputKind::Client | OutputKind::Types) {
+            out.push_str(&format!("==== {} ====\n", file.kind.file_name()));
+            out.push_str(&schema_decided(&file.contents));
+        }
+    }
+    out
+}
+
+/// One snapshot per codegen fixture (`it__fixtures__modules@<fixture>.snap`); each
+/// fixture's modules also load in the VM.
+#[test]
+fn feature_fixtures_snapshot_and_load() {
+    insta::glob!("../fixtures/codegen", "*.blink", |path| {
+        let compiled = compile(
+            Source::File(path),
+            &CheckSettings::default(),
+            Outputs::Modules(WITH_TYPES),
+        );
+        assert!(
+            compiled.diagnostics.is_empty(),
+            "{}: {:#?}",
+            path.display(),
+            compiled.diagnostics
+        );
+        insta::assert_snapshot!("modules", snapshot_text(&compiled.files));
+        assert_modules_load(path, &modules_in(&compiled.files));
+    });
+}
+
+#[test]
+fn markers_stand_for_every_runtime_part_a_module_holds() {
+    let modules = crate::support::compile(
+        "export type Id = u8\nevent E { From: Client, Type: Reliable, Call: SingleSync, Data: Id }",
+    );
+    let server = schema_decided(&modules.server);
+    let client = schema_decided(&modules.client);
+    let types = schema_decided(modules.types.as_ref().expect("types"));
+    let markers = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|line| line.strip_prefix("-- runtime: "))
+            .map(str::to_string)
+            .collect()
+    };
+    let each_side = |side: &str, send: &str| {
+        vec![
+            "prelude.luau".to_string(),
+            "receive.luau".into(),
+            side.into(),
+            "streams_receive.luau".into(),
+            send.into(),
+            "exported.luau".into(),
+        ]
+    };
+    assert_eq!(markers(&server), each_side("server.luau", "send_server.luau"));
+    assert_eq!(markers(&client), each_side("client.luau", "send_client.luau"));
+    assert_eq!(markers(&types), ["prelude.luau", "standalone.luau", "exported.luau"]);
+    for (name, part) in PARTS {
+        let first = part.lines().next().unwrap_or_default();
+        for text in [&server, &client, &types] {
+            assert!(!text.contains(first), "{name}'s first line left in a snapshot");
+        }
+    }
 }

@@ -1,7 +1,6 @@
 //! The client's flush refills last frame's packet: in steady state it allocates nothing
-//! beyond what the remote call itself costs (issue 8, target 6). Measured with
-//! `collectgarbage("count")` around each flush, against the same remote call made with a
-//! packet built ahead of time.
+//! beyond what the remote call itself costs, as `collectgarbage("count")` around each flush
+//! shows against the same remote call made with a packet built ahead of time.
 
 use crate::support::{MODES, compile, start};
 use blinkblox_luau::Mode;

@@ -1,5 +1,6 @@
-//! A rough timing of the seed benches through the simulation (not a benchmark:
-//! `blinkblox bench` is). Run with `cargo test --release --test codegen_measure -- --ignored --nocapture`.
+//! A rough timing of `boolean[]`, struct-array and `u8` events through the simulation (not
+//! a benchmark: `blinkblox bench` is). Run by hand:
+//! `cargo test --release -p blinkblox-codegen --test it tiny_events -- --ignored --nocapture`.
 //! It still checks that every event of every frame arrived.
 
 use std::time::Instant;
@@ -23,7 +24,7 @@ event Tiny { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }
 
 #[test]
 #[ignore = "timing; run by hand"]
-fn seed_benches() {
+fn booleans_entities_and_tiny_events() {
     let modules = compile(SCHEMA);
     for mode in MODES {
         for (bench, value) in [

@@ -1,5 +1,5 @@
 //! The receiving side's checks on packets a client crafted (the full attack suite is
-//! the hardening issue's): malformed packets end without an error escaping, no
+//! `security_attacks.rs`): malformed packets end without an error escaping, no
 //! listener sees data outside the schema, and another player's packet is untouched.
 
 use crate::support::*;

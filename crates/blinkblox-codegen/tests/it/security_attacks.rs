@@ -1,4 +1,4 @@
-//! The attack suite of the hardening issue (SPEC §3.4): a client crafts packets and
+//! The attack suite of the server's checks: a client crafts packets and
 //! sends them straight to the server's remotes, in the same frame as an honest
 //! player. For every case: no error escapes, no listener sees data outside the
 //! schema, the honest player's events all arrive intact, the heap stays bounded, and

@@ -1,4 +1,4 @@
-//! The server's limits on what one client may send (SPEC §2.2, §3.4): packet size,
+//! The server's limits on what one client may send: packet size,
 //! events per packet, the per-player byte budget on both remotes, pending function
 //! invocations; the drop hook's reasons and the per-player counts; one warning at
 //! most; `MaxUnreliableSize` on send. Native and interpreted.

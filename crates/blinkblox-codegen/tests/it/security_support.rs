@@ -1,6 +1,6 @@
 //! Shared by the security tests: a schema covering every checked kind, a server whose
 //! listeners record whether each value respects the schema, a valid packet for the
-//! honest player, and one attack case run and judged as the hardening issue asks.
+//! honest player, and one attack case run and judged.
 #![allow(dead_code)]
 
 use blinkblox_luau::{Mode, RemoteValue, Simulation};
@@ -198,7 +198,9 @@ pub enum Expect {
 }
 
 /// Runs one attack from client 0 in the same frame as the honest client 1's valid
-/// packet, and asserts what the issue asks of every case.
+/// packet, and asserts what every case must hold: no error escapes, listeners see only
+/// valid data, the honest player's events arrive, the heap stays bounded, the drop hook
+/// names the reason.
 pub fn run_case(arena: &mut Arena, name: &str, remote: &str, packet: &[u8], slots: Vec<RemoteValue>, expect: Expect) {
     let mode = arena.mode;
     arena.reset();

@@ -1,4 +1,4 @@
-//! The client's send path after the fire-path optimisations (issue 8): packed booleans
+//! The client's send path: packed booleans
 //! written 32 at a time, struct arrays walked with `ipairs`, a one-byte index merged with
 //! a u8 payload into one 16-bit write, and failed writes found by comparing `SendCursor`
 //! with the end of the last complete record.

@@ -1,4 +1,4 @@
-//! Streams (SPEC §2.3) in the embedded VM: latest value wins, broadcast streams cost
+//! Streams in the embedded VM: latest value wins, broadcast streams cost
 //! one call a frame whatever the player count, per-player values reach only their
 //! player and go when the player does, client→server streams, reliable streams send
 //! nothing while unchanged, late joiners get the current value.

@@ -34,7 +34,8 @@ pub fn modules_of(schema: &Schema) -> Modules {
     ))
 }
 
-fn modules_in(files: &[GeneratedFile]) -> Modules {
+/// The Server, Client and (when generated) Types modules among generated files.
+pub fn modules_in(files: &[GeneratedFile]) -> Modules {
     let find = |kind: OutputKind| {
         files
             .iter()

@@ -1,4 +1,4 @@
-//! TypeScript declarations (issue 4, item 7): golden `.d.ts` files for two fixtures,
+//! TypeScript declarations: golden `.d.ts` files for two fixtures,
 //! when they are produced, where `compile` writes them, and a `tsc --strict` run over
 //! the declarations of every fixture together with usage files that call the API (and
 //! `@ts-expect-error` lines that must stay errors, so loose shapes fail too), and the

@@ -1,95 +1,16 @@
-//! Arrays of structs read with `string.byte` where that is faster.
-//!
-//! Interpreted Luau pays a builtin call for every `buffer.readu8`; one `string.byte` on a
-//! copy of the packet returns a whole run of bytes for the price of about two and a half
-//! of them (a run of six u8 fields reads 1.4 times faster; a run of three barely gains, a
-//! run of two loses). Natively compiled code is the other way round: `buffer.readu8` is a
-//! few instructions and the plain reads are about 1.2 times faster. So an array whose
-//! elements hold a run of at least [`MIN_RUN`] u8 fields gets two element loops, and the
-//! module's `Interpreted` (timed once by the prelude's `DetectInterpreted`) picks one.
-//! Both give the same values and run the same checks; the bytes were already checked to be
-//! in the packet before either loop.
+//! Arrays of structs with runs of u8 fields (`luau/byte_runs.rs`), read in two forms:
+//! interpreted, one `string.byte` a run on the packet as a string; natively, a
+//! `buffer.readu8` a field. Both run the same checks; the bytes were already checked to
+//! be in the packet before either loop.
 
-use std::ops::Range;
+use blinkblox_schema::model::{StructType, Type, TypeKind};
+use blinkblox_schema::wire::resolve;
 
-use blinkblox_schema::model::{NumberKind, Schema, StructType, Type, TypeKind};
-
-use super::ValuePath;
-use super::forms::{Form, TwoForms};
-use super::read::Reader;
-use super::resolve;
-use super::write::offset_plus;
-
-/// The shortest run of u8 fields worth one `string.byte` call.
-pub const MIN_RUN: usize = 4;
-
-/// The most run bytes an element may hold for the `string.byte` form: each is a local
-/// until the element's table is built (nested structs' included), and Luau allows 200
-/// locals in a function.
-pub const MAX_RUN_BYTES: usize = 48;
-
-/// Runs of u8 fields at consecutive offsets in a struct's fixed block, as ranges of
-/// indices into `layout.fixed`, at least [`MIN_RUN`] long.
-pub(super) fn byte_runs(schema: &Schema, body: &StructType) -> Vec<Range<usize>> {
-    let is_byte = |index: usize| {
-        body.layout
-            .fixed
-            .get(index)
-            .and_then(|slot| body.fields.get(slot.field))
-            .is_some_and(|field| {
-                matches!(
-                    resolve(schema, &field.ty).kind,
-                    TypeKind::Number {
-                        kind: NumberKind::U8,
-                        ..
-                    }
-                )
-            })
-    };
-    let mut runs = Vec::new();
-    let mut start = 0;
-    while start < body.layout.fixed.len() {
-        if !is_byte(start) {
-            start += 1;
-            continue;
-        }
-        let mut end = start + 1;
-        while end < body.layout.fixed.len()
-            && is_byte(end)
-            && body.layout.fixed[end].offset == body.layout.fixed[end - 1].offset + 1
-        {
-            end += 1;
-        }
-        if end - start >= MIN_RUN {
-            runs.push(start..end);
-        }
-        start = end;
-    }
-    runs
-}
-
-/// How many u8 fields of a fixed-size element (a struct, and the fixed structs it holds)
-/// sit in runs: the locals its `string.byte` form keeps until the element is built.
-pub(super) fn run_bytes(schema: &Schema, ty: &Type) -> usize {
-    let TypeKind::Struct(body) = &resolve(schema, ty).kind else {
-        return 0;
-    };
-    let own: usize = byte_runs(schema, body).iter().map(|run| run.len()).sum();
-    let nested: usize = body
-        .layout
-        .fixed
-        .iter()
-        .filter_map(|slot| body.fields.get(slot.field))
-        .map(|field| run_bytes(schema, &field.ty))
-        .sum();
-    own + nested
-}
-
-/// Whether an element gets the `string.byte` form: it has a run, and not so many run
-/// bytes that their locals would not fit.
-fn has_byte_run(schema: &Schema, ty: &Type) -> bool {
-    (1..=MAX_RUN_BYTES).contains(&run_bytes(schema, ty))
-}
+use super::Reader;
+use crate::luau::byte_runs::{byte_runs, reads_byte_runs};
+use crate::luau::forms::{Form, TwoForms};
+use crate::luau::layout::offset_plus;
+use crate::luau::value_path::ValuePath;
 
 impl Reader<'_> {
     /// Reads `count` fixed-size elements from `cursor` (a local moved along) into
@@ -105,7 +26,7 @@ impl Reader<'_> {
         path: &ValuePath,
         in_packet: bool,
     ) {
-        if !has_byte_run(self.schema, element) {
+        if !reads_byte_runs(self.schema, element) {
             self.element_loop(element, count, cursor, array, path);
             return;
         }

@@ -2,11 +2,13 @@
 //! type on the sending side, before any byte is written, and raises a clear Luau
 //! error naming the operation and the value's path (`Value.items[3].hp`).
 
-use blinkblox_schema::model::{LengthRange, NumberKind, NumberRange, Type, TypeKind};
+use blinkblox_schema::model::{Type, TypeKind};
+use blinkblox_schema::wire::resolve;
 
-use super::naming::{index, number_literal, string_literal};
-use super::write::Writer;
-use super::{ValuePath, resolve};
+use super::Writer;
+use crate::luau::conditions::{instance_condition, join_and, length_condition, number_condition, range_condition};
+use crate::luau::naming::{index, string_literal};
+use crate::luau::value_path::ValuePath;
 
 impl Writer<'_> {
     /// WriteValidations: raises a clear error naming the operation and the value's
@@ -86,29 +88,15 @@ impl Writer<'_> {
             TypeKind::TaggedEnum(tagged) => {
                 let v = self.bind(value);
                 self.fail_unless(&format!("type({v}) == \"table\""), path, "a table", &v);
-                let tag = self.b.fresh("Tag");
-                self.b.line(format!("local {tag} = {v}{}", index(&tagged.tag)));
-                for (position, variant) in tagged.variants.iter().enumerate() {
-                    let keyword = if position == 0 { "if" } else { "elseif" };
-                    let condition = format!("{keyword} {tag} == {} then", string_literal(&variant.name));
-                    if position == 0 {
-                        self.b.open(condition);
-                    } else {
-                        self.b.middle(condition);
-                    }
+                let tag = self.variant_chain(tagged, &v, |writer, _, variant| {
                     for field in &variant.body.fields {
                         let access = format!("{v}{}", index(&field.name));
-                        self.scoped(|w| w.check(&field.ty, &access, &path.field(&field.name)));
+                        writer.scoped(|w| w.check(&field.ty, &access, &path.field(&field.name)));
                     }
-                }
+                });
                 let names: Vec<&str> = tagged.variants.iter().map(|v| v.name.as_str()).collect();
                 let expected = format!("one of {}", names.join(", "));
                 let tag_path = path.field(&tagged.tag);
-                if tagged.variants.is_empty() {
-                    self.b.open("do");
-                } else {
-                    self.b.middle("else");
-                }
                 self.b.line(format!(
                     "WriteError({}, {}, {}, {tag})",
                     self.context,
@@ -159,80 +147,5 @@ impl Writer<'_> {
             path.luau(),
             string_literal(expected)
         ));
-    }
-}
-
-fn join_and(parts: &[String]) -> String {
-    let kept: Vec<&str> = parts.iter().map(String::as_str).filter(|p| *p != "true").collect();
-    if kept.is_empty() {
-        "true".into()
-    } else {
-        kept.join(" and ")
-    }
-}
-
-/// A condition on a length expression and its description (" of 1..10 items").
-pub fn length_condition(length: &LengthRange, measure: &str) -> (String, String) {
-    match (length.min, length.max) {
-        (min, Some(max)) if min == max => (format!("{measure} == {max}"), format!(" of length {max}")),
-        (0, None) => ("true".into(), String::new()),
-        (min, None) => (format!("{measure} >= {min}"), format!(" of length at least {min}")),
-        (0, Some(max)) => (format!("{measure} <= {max}"), format!(" of length at most {max}")),
-        (min, Some(max)) => (
-            format!("{measure} >= {min} and {measure} <= {max}"),
-            format!(" of length {min}..{max}"),
-        ),
-    }
-}
-
-/// A condition keeping `value` within a range (false for NaN), and the range as text.
-pub fn range_condition(range: &NumberRange, value: &str) -> (String, String) {
-    let min = range.min.map(number_literal);
-    let max = range.max.map(number_literal);
-    match (min, max) {
-        (Some(a), Some(b)) if a == b => (format!("{value} == {a}"), a),
-        (Some(a), Some(b)) => (format!("{value} >= {a} and {value} <= {b}"), format!("{a}..{b}")),
-        (Some(a), None) => (format!("{value} >= {a}"), format!("{a}..")),
-        (None, Some(b)) => (format!("{value} <= {b}"), format!("..{b}")),
-        (None, None) => ("true".into(), "any".into()),
-    }
-}
-
-/// The sending-side check of a number, and what it expects.
-fn number_condition(kind: NumberKind, range: &NumberRange, value: &str, allow_non_finite: bool) -> (String, String) {
-    let mut parts = vec![format!("type({value}) == \"number\"")];
-    if kind.is_float() {
-        let (bounds, text) = range_condition(range, value);
-        if bounds != "true" {
-            parts.push(bounds);
-            return (join_and(&parts), format!("a number in {text}"));
-        }
-        if !allow_non_finite {
-            parts.push(format!("{value} - {value} == 0"));
-            return (join_and(&parts), "a finite number".into());
-        }
-        return (join_and(&parts), "a number".into());
-    }
-    let (low, high) = kind.limits();
-    let effective = NumberRange {
-        min: Some(range.min.unwrap_or(low)),
-        max: Some(range.max.unwrap_or(high)),
-    };
-    let (bounds, text) = range_condition(&effective, value);
-    parts.push(format!("{value} // 1 == {value}"));
-    parts.push(bounds);
-    (join_and(&parts), format!("an integer in {text}"))
-}
-
-pub fn instance_condition(class: Option<&str>, value: &str) -> (String, String) {
-    match class {
-        Some(class) => (
-            format!(
-                "typeof({value}) == \"Instance\" and {value}:IsA({})",
-                string_literal(class)
-            ),
-            format!("an Instance of class {class}"),
-        ),
-        None => (format!("typeof({value}) == \"Instance\""), "an Instance".into()),
     }
 }

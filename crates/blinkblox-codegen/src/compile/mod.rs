@@ -3,8 +3,9 @@
 //! Everything that turns schemas into modules goes through [`compile`]: `blinkblox check`,
 //! `compile`, `sync` and `package`, the benchmark, and the tests. It checks the schema (the
 //! front end), generates the outputs asked for, and runs the last check on them, Luau's own
-//! compiler ([`crate::luau::compiles`]), so that no caller can write a module the game
-//! could not load.
+//! compiler (`compile/luau_check.rs`), so that no caller can write a module the game could not load.
+
+mod luau_check;
 
 use std::path::{Path, PathBuf};
 
@@ -13,8 +14,7 @@ use blinkblox_schema::model::Schema;
 use blinkblox_schema::source::{FileId, SourceMap};
 use blinkblox_schema::{CheckOutput, CheckSettings, check_file_with, check_source_with};
 
-use crate::luau::compiles;
-use crate::{GeneratedFile, Targets, generate};
+use crate::generate::{GeneratedFile, Targets, generate};
 
 /// Where the schema's text comes from.
 #[derive(Debug, Clone, Copy)]
@@ -88,14 +88,14 @@ pub fn compile(source: Source<'_>, settings: &CheckSettings, outputs: Outputs) -
     let mut files = Vec::new();
     if let Some(schema) = &schema {
         let rejected = match outputs {
-            Outputs::Check => compiles::check_schema(schema),
+            Outputs::Check => luau_check::check_schema(schema),
             Outputs::Modules(targets) => {
                 let targets = Targets {
                     types: targets.types || schema.options.types_output.is_some(),
                     typescript: targets.typescript || schema.options.typescript,
                 };
                 files = generate(schema, targets);
-                compiles::check(schema, &files)
+                luau_check::check(schema, &files)
             }
         };
         if let Some(rejected) = rejected {
@@ -115,7 +115,7 @@ pub fn compile(source: Source<'_>, settings: &CheckSettings, outputs: Outputs) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::OutputKind;
+    use crate::generate::OutputKind;
 
     fn kinds(compiled: &Compiled) -> Vec<OutputKind> {
         compiled.files.iter().map(|file| file.kind).collect()

@@ -7,13 +7,14 @@
 //! Writing such a module would hand the game a script that fails when it loads; `check`,
 //! `compile` and `sync` report the declaration instead, and write nothing.
 
-use crate::luau::module::{MARKER_ROLES, describe};
-use crate::luau::resolve;
-use crate::{GeneratedFile, OutputKind};
 use blinkblox_schema::codes;
 use blinkblox_schema::diagnostics::Diagnostic;
 use blinkblox_schema::model::{Payload, Schema, Type, TypeKind};
 use blinkblox_schema::source::{FileId, Span};
+use blinkblox_schema::wire::resolve;
+
+use crate::generate::{GeneratedFile, OutputKind, server_and_client};
+use crate::luau::markers::{MARKER_ROLES, describe};
 
 /// Where in a module a failure lies.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,8 +41,8 @@ pub struct CompileFailure {
 /// `UNCHECKED_LOOPS`, fit Luau's limits whatever their shape: every field and tuple value
 /// keeps at most one local past its own code (`CodeBuilder::scope_since`), so such a
 /// payload needs about a local a type, and each loop a few registers more. Only schemas
-/// with a larger one pay for the check: Luau compiles about 16 KB a millisecond, and a
-/// 128-declaration schema's modules would take four times as long as generating them.
+/// with a larger one pay for the check: compiling the modules takes Luau several times as
+/// long as generating them.
 const UNCHECKED_NODES: u32 = 64;
 /// Arrays and maps nested in one payload past which it is checked: each level holds its
 /// loop's registers while the next is read (31 nested maps need more than 255).
@@ -62,17 +63,7 @@ pub(crate) fn check_schema(schema: &Schema) -> Option<Diagnostic> {
     if !needs_check(schema) {
         return None;
     }
-    let modules = [
-        GeneratedFile {
-            kind: OutputKind::Server,
-            contents: crate::luau::server::generate(schema),
-        },
-        GeneratedFile {
-            kind: OutputKind::Client,
-            contents: crate::luau::client::generate(schema),
-        },
-    ];
-    first_failure(&modules).map(|failure| diagnostic(&failure, schema))
+    first_failure(&server_and_client(schema)).map(|failure| diagnostic(&failure, schema))
 }
 
 /// Whether any declaration's `Data` or `Return`, or an exported type (its reader and
@@ -147,7 +138,7 @@ fn split_location(text: &str) -> (usize, String) {
 }
 
 /// The declaration whose code holds `line`: the nearest marker above it, the comment
-/// `module::marker` opens each declaration's code with, or an exported type's
+/// `markers::marker` opens each declaration's code with, or an exported type's
 /// `Exports["Name"] = (function()`.
 fn declaration_at(source: &str, line: usize) -> Option<Marker> {
     let lines: Vec<&str> = source.lines().take(line).collect();

@@ -1,13 +1,7 @@
-//! Arrays of structs whose runs of u8 fields are written four bytes a call where that is
-//! faster: the sending side's counterpart of `read_bytes.rs`.
-//!
-//! Interpreted Luau pays a dispatched instruction for every operation around a builtin
-//! call. Four u8 fields merged with `bit32.replace` into one `buffer.writeu32` make as many
-//! builtin calls as four `buffer.writeu8`, but load the buffer and compute an offset once a
-//! group instead of once a field. Measured on elements of 4 to 8 u8 fields (100 a send,
-//! 1000 sends a frame): 3–12% faster interpreted; natively, where each `writeu8` is a few
-//! instructions, 5–7% slower for runs of 4, 6 and 7. So such an array gets two element
-//! loops, and the module's `Interpreted` (prelude `DetectInterpreted`) picks one.
+//! Arrays of structs with runs of u8 fields (`luau/byte_runs.rs`), written in two forms:
+//! interpreted, four fields merged with `bit32.replace` into one `buffer.writeu32` (then
+//! two into a `writeu16`, then one), loading the buffer and computing an offset once a
+//! group instead of once a field; natively, a `buffer.writeu8` a field.
 //!
 //! The bytes are the same either way, for every value: every path converts a number the
 //! same way, truncating it to a 64-bit integer and keeping the low 32 bits (the C functions
@@ -16,17 +10,18 @@
 //! `bit32.replace(r, v, f, 8)` keeps the low eight bits of `v`, and the bits of the first
 //! field above its byte are replaced by the later fields or cut off by the write's width.
 //! A value that is not a number raises in both forms (the message names a different
-//! builtin). `tests/codegen_byte_runs.rs` compares the forms on out-of-range, negative,
+//! builtin). `tests/it/byte_runs.rs` compares the forms on out-of-range, negative,
 //! fractional, huge, NaN, infinite and numeric-string values in both modes.
 
 use std::ops::Range;
 
 use blinkblox_schema::model::{StructType, Type};
 
-use super::forms::{Form, TwoForms};
-use super::naming::index;
-use super::read_bytes::{byte_runs, run_bytes};
-use super::write::{Writer, offset_plus};
+use super::Writer;
+use crate::luau::byte_runs::{byte_runs, run_bytes};
+use crate::luau::forms::{Form, TwoForms};
+use crate::luau::layout::offset_plus;
+use crate::luau::naming::index;
 
 impl Writer<'_> {
     /// Emits the loop over an array's fixed-size elements (`element_loop` emits it

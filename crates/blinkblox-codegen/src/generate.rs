@@ -1,0 +1,100 @@
+//! Generation: which outputs a schema gets, what they are called, and [`generate`], which
+//! walks the emitters for each.
+
+use blinkblox_schema::model::Schema;
+
+use crate::{luau, typescript};
+
+/// Which optional outputs to produce besides the Server and Client modules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Targets {
+    /// The shared Types module (exported types with `Read`/`Write`).
+    pub types: bool,
+    /// `.d.ts` declarations next to each Luau output.
+    pub typescript: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OutputKind {
+    Server,
+    Client,
+    Types,
+    ServerDts,
+    ClientDts,
+    TypesDts,
+}
+
+impl OutputKind {
+    pub const ALL: [OutputKind; 6] = [
+        OutputKind::Server,
+        OutputKind::Client,
+        OutputKind::Types,
+        OutputKind::ServerDts,
+        OutputKind::ClientDts,
+        OutputKind::TypesDts,
+    ];
+
+    /// The file name `blinkblox sync` gives this output inside a schema's folder.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            OutputKind::Server => "Server.luau",
+            OutputKind::Client => "Client.luau",
+            OutputKind::Types => "Types.luau",
+            OutputKind::ServerDts => "Server.d.ts",
+            OutputKind::ClientDts => "Client.d.ts",
+            OutputKind::TypesDts => "Types.d.ts",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    pub kind: OutputKind,
+    pub contents: String,
+}
+
+/// Generates every requested output for a checked schema, in `OutputKind` order.
+/// Deterministic: the same schema gives the same bytes.
+///
+/// With `targets.typescript` or the schema's `Typescript` option, a `.d.ts` follows
+/// each Luau output (`typescript::*_declarations`).
+pub fn generate(schema: &Schema, targets: Targets) -> Vec<GeneratedFile> {
+    let mut files = server_and_client(schema);
+    if targets.types {
+        files.push(GeneratedFile {
+            kind: OutputKind::Types,
+            contents: luau::types_module::generate(schema),
+        });
+    }
+    if targets.typescript || schema.options.typescript {
+        files.push(GeneratedFile {
+            kind: OutputKind::ServerDts,
+            contents: typescript::server_declarations(schema),
+        });
+        files.push(GeneratedFile {
+            kind: OutputKind::ClientDts,
+            contents: typescript::client_declarations(schema),
+        });
+        if targets.types {
+            files.push(GeneratedFile {
+                kind: OutputKind::TypesDts,
+                contents: typescript::types_declarations(schema),
+            });
+        }
+    }
+    files
+}
+
+/// The Server and Client modules, every schema's two outputs.
+pub fn server_and_client(schema: &Schema) -> Vec<GeneratedFile> {
+    vec![
+        GeneratedFile {
+            kind: OutputKind::Server,
+            contents: luau::server::generate(schema),
+        },
+        GeneratedFile {
+            kind: OutputKind::Client,
+            contents: luau::client::generate(schema),
+        },
+    ]
+}

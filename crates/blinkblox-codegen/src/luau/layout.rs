@@ -1,0 +1,46 @@
+//! Where values sit in a record, as the readers and writers both need it: offsets as Luau
+//! expressions, the width of enum and variant indices, fixed sizes.
+
+use blinkblox_schema::model::{NumberKind, Schema, Type, TypeKind};
+use blinkblox_schema::wire::{enum_index_bytes, resolve};
+
+/// Past this many fields, a struct is read into a table made first, each field stored as
+/// it is read: a constructor at the end needs a local a field until then, and Luau allows
+/// a function 200. Narrower structs are built with one constructor from locals, which
+/// runs fewer instructions.
+pub const WIDE_STRUCT_FIELDS: usize = 16;
+
+/// `offset + add` with the trivial cases folded.
+pub fn offset_plus(offset: &str, add: u32) -> String {
+    if add == 0 {
+        offset.to_string()
+    } else if offset == "0" {
+        add.to_string()
+    } else {
+        format!("{offset} + {add}")
+    }
+}
+
+/// The width on the wire of an index among `variants` enum values or tagged-enum
+/// variants, and the number kind it is written as.
+pub fn tag_layout(variants: usize) -> (u32, NumberKind) {
+    let width = enum_index_bytes(variants);
+    let kind = if width == 1 { NumberKind::U8 } else { NumberKind::U16 };
+    (width, kind)
+}
+
+/// The size of a fixed-size type (0 when the layout records none).
+pub fn fixed_size_of(schema: &Schema, ty: &Type) -> u32 {
+    resolve(schema, ty).layout.fixed_size.unwrap_or(0)
+}
+
+/// `u8`/`i8`: one byte, written from the value truncated to an unsigned integer.
+pub fn is_byte_number(ty: &Type) -> bool {
+    matches!(
+        ty.kind,
+        TypeKind::Number {
+            kind: NumberKind::U8 | NumberKind::I8,
+            ..
+        }
+    )
+}

@@ -1,0 +1,167 @@
+//! Reading arrays (`boolean[]` packed 8 to a byte) and maps, their counts checked against
+//! the bytes left before the loop.
+
+use blinkblox_schema::model::{LengthRange, Type, TypeKind};
+use blinkblox_schema::wire::resolve;
+
+use super::Reader;
+use crate::luau::decode_checks::decode_checks_enabled;
+use crate::luau::forms::{Form, TwoForms};
+use crate::luau::layout::offset_plus;
+use crate::luau::value_path::ValuePath;
+
+impl Reader<'_> {
+    /// An array at the cursor: its length (prefixed unless exact), then its elements.
+    pub(super) fn read_array(&mut self, element: &Type, length: &LengthRange, path: &ValuePath) -> String {
+        let schema = self.schema;
+        let element = resolve(schema, element);
+        let len = self.read_length(length, path);
+        let item_path = path.element("");
+        if matches!(element.kind, TypeKind::Boolean) {
+            self.need_bytes(&format!("({len} + 7) // 8"));
+            let cursor = self.cursor;
+            let offset = self.local("O", cursor);
+            self.b.line(format!("{cursor} = {offset} + ({len} + 7) // 8"));
+            return self.read_packed_booleans(&len, &offset);
+        }
+        let array = self.b.fresh("Array");
+        match element.layout.fixed_size {
+            Some(size) if size > 0 => {
+                self.need_bytes(&format!("{len} * {size}"));
+                let at = self.cursor;
+                let cursor = self.local("P", at);
+                self.b.line(format!("{at} = {cursor} + {len} * {size}"));
+                self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
+                // The count check above (unless checks are compiled out) covers the bytes.
+                self.fixed_element_loop(element, &len, &cursor, &array, &item_path, decode_checks_enabled());
+            }
+            _ => {
+                let position = self.b.fresh("I");
+                if length.exact().is_none() {
+                    self.guard_count(&len, element.layout.min_size, element.layout.uses_instances, path);
+                }
+                self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
+                self.b.open(format!("for {position} = 1, {len} do"));
+                let item = self.read(element, &item_path);
+                self.b.line(format!("{array}[{position}] = {item}"));
+                self.b.close("end");
+            }
+        }
+        array
+    }
+
+    /// An array of exact length and fixed-size elements at `offset`.
+    pub(super) fn read_exact_array(
+        &mut self,
+        element: &Type,
+        length: &LengthRange,
+        offset: &str,
+        path: &ValuePath,
+    ) -> String {
+        let n = length.exact().unwrap_or(0);
+        let element = resolve(self.schema, element);
+        if matches!(element.kind, TypeKind::Boolean) {
+            return self.read_packed_booleans(&n.to_string(), offset);
+        }
+        let array = self.typed_local("Array", "{ any }", &format!("table.create({n})"));
+        let cursor = self.local("P", offset);
+        self.fixed_element_loop(element, &n.to_string(), &cursor, &array, &path.element(""), false);
+        array
+    }
+
+    /// `boolean[]`, 8 to a byte, read by rows of eight. Two loops, chosen by the module's
+    /// `Interpreted` (prelude): natively compiled code tests the eight bits, where each
+    /// test is a few instructions; interpreted code copies one of 256 prepared rows with
+    /// one `table.move`, one builtin call instead of sixteen dispatched instructions.
+    fn read_packed_booleans(&mut self, len: &str, offset: &str) -> String {
+        let array = self.typed_local("Array", "{ any }", &format!("table.create({len})"));
+        let rows = self.local("Rows", &format!("{len} // 8"));
+        let row = self.b.fresh("Row");
+        self.in_each_form(|reader| {
+            if reader.form == Form::Interpreted {
+                // Interpreted, every instruction counts: the rows table in a register, the
+                // loop over byte positions and a running destination index.
+                let table = reader.local("Table", "BooleanRows");
+                let into = reader.local("Into", "1");
+                let at = reader.b.fresh("At");
+                reader.b.open(format!("for {at} = {offset}, {offset} + {rows} - 1 do"));
+                reader.b.line(format!(
+                    "table.move({table}[buffer.readu8(B, {at}) + 1], 1, 8, {into}, {array})"
+                ));
+                reader.b.line(format!("{into} += 8"));
+            } else {
+                reader.b.open(format!("for {row} = 0, {rows} - 1 do"));
+                let byte = reader.local("Byte", &format!("buffer.readu8(B, {offset} + {row})"));
+                let base = reader.local("Base", &format!("{row} * 8"));
+                for bit in 0..8u32 {
+                    reader.b.line(format!(
+                        "{array}[{base} + {}] = bit32.btest({byte}, {})",
+                        bit + 1,
+                        1u32 << bit
+                    ));
+                }
+            }
+            reader.b.close("end");
+        });
+        let tail = self.local("Tail", &format!("{len} % 8"));
+        self.b.open(format!("if {tail} > 0 then"));
+        let byte = self.local("Byte", &format!("buffer.readu8(B, {offset} + {rows})"));
+        let base = self.local("Base", &format!("{rows} * 8"));
+        let bit = self.b.fresh("Bit");
+        self.b.open(format!("for {bit} = 1, {tail} do"));
+        self.b.line(format!(
+            "{array}[{base} + {bit}] = bit32.btest({byte}, bit32.lshift(1, {bit} - 1))"
+        ));
+        self.b.close("end");
+        self.b.close("end");
+        array
+    }
+
+    /// A map at the cursor: its count (prefixed unless exact), then key and value pairs.
+    pub(super) fn read_map(&mut self, key: &Type, value: &Type, length: &LengthRange, path: &ValuePath) -> String {
+        let schema = self.schema;
+        let len = self.read_length(length, path);
+        let entry_min = resolve(schema, key).layout.min_size + resolve(schema, value).layout.min_size;
+        self.guard_count(
+            &len,
+            entry_min,
+            key.layout.uses_instances || value.layout.uses_instances,
+            path,
+        );
+        let map = self.b.fresh("Map");
+        self.b.line(format!("local {map}: {{ [any]: any }} = {{}}"));
+        self.b.open(format!("for _ = 1, {len} do"));
+        let key_expr = self.read(key, path);
+        let key_local = self.local("Key", &key_expr);
+        let value_expr = self.read(value, path);
+        self.b.line(format!("{map}[{key_local}] = {value_expr}"));
+        self.b.close("end");
+        map
+    }
+
+    /// A map of exact count with fixed-size keys and values at `offset`.
+    pub(super) fn read_exact_map(
+        &mut self,
+        key: &Type,
+        value: &Type,
+        length: &LengthRange,
+        offset: &str,
+        path: &ValuePath,
+    ) -> String {
+        let schema = self.schema;
+        let n = length.exact().unwrap_or(0);
+        let key_size = resolve(schema, key).layout.fixed_size.unwrap_or(0);
+        let value_size = resolve(schema, value).layout.fixed_size.unwrap_or(0);
+        let map = self.typed_local("Map", "{ [any]: any }", "{}");
+        let cursor = self.local("P", offset);
+        self.b.open(format!("for _ = 1, {n} do"));
+        let key_expr = self.read_at(key, &cursor, path);
+        let key_local = self.local("Key", &key_expr);
+        let at = offset_plus(&cursor, key_size);
+        let value_expr = self.read_at(value, &at, path);
+        self.b.line(format!("{map}[{key_local}] = {value_expr}"));
+        self.b.line(format!("{cursor} += {}", key_size + value_size));
+        self.b.close("end");
+        map
+    }
+}

@@ -1,0 +1,203 @@
+//! Writing arrays (`boolean[]` packed 8 to a byte) and maps, each with its count unless
+//! exact.
+
+use blinkblox_schema::model::{LengthRange, Type, TypeKind};
+use blinkblox_schema::wire::resolve;
+
+use super::Writer;
+use crate::luau::forms::{Form, TwoForms};
+use crate::luau::layout::{fixed_size_of, offset_plus};
+
+impl Writer<'_> {
+    /// An array: its length unless exact, then its elements (`boolean[]` packed).
+    pub(super) fn write_array(&mut self, element: &Type, length: &LengthRange, value: &str) {
+        let schema = self.schema;
+        let element = resolve(schema, element);
+        let array = self.bind(value);
+        let len = self.b.fresh("Length");
+        let prefixed = length.exact().is_none();
+        match length.exact() {
+            Some(n) => self.b.line(format!("local {len} = {n}")),
+            None => self.b.line(format!("local {len} = #{array}")),
+        }
+        // The length prefix and the elements' bytes in one reservation when the
+        // elements have a fixed size.
+        let reserve = |writer: &mut Self, offset: &str, bytes: &str| {
+            if prefixed {
+                writer.reserve_with_length(offset, &len, bytes);
+            } else {
+                writer.b.line(format!("local {offset} = Allocate({bytes})"));
+            }
+        };
+        if matches!(element.kind, TypeKind::Boolean) {
+            let offset = self.b.fresh("O");
+            reserve(self, &offset, &format!("({len} + 7) // 8"));
+            self.write_packed_booleans(&array, &len, &offset);
+            return;
+        }
+        if prefixed && element.layout.fixed_size.is_none_or(|size| size == 0) {
+            self.b.line(format!("WriteLength({len})"));
+        }
+        let item = self.b.fresh("Item");
+        let position = self.b.fresh("I");
+        match element.layout.fixed_size {
+            Some(0) => {
+                self.b.open(format!("for {position} = 1, {len} do"));
+                self.write_at(element, &format!("{array}[{position}]"), "0");
+                self.b.close("end");
+            }
+            Some(size) => {
+                // `ipairs` walks the array part without an index computation and a
+                // bounds check per element, natively and interpreted. It stops at the
+                // first nil, never past `#array`: a hole leaves the cursor short of `Stop`
+                // and raises, as indexing the nil element would.
+                let cursor = self.b.fresh("P");
+                let stop = self.b.fresh("Stop");
+                reserve(self, &cursor, &format!("{len} * {size}"));
+                self.b.line(format!("local {stop} = {cursor} + {len} * {size}"));
+                self.fixed_element_writes(element, |writer| {
+                    writer.b.open(format!("for _, {item} in ipairs({array}) do"));
+                    writer.write_at(element, &item, &cursor);
+                    writer.b.line(format!("{cursor} += {size}"));
+                    writer.b.close("end");
+                });
+                self.b.line(format!(
+                    "if {cursor} ~= {stop} then error(`[BlinkBlox] the array has no value at position {{{len} - ({stop} - {cursor}) // {size} + 1}}`, 2) end"
+                ));
+            }
+            None => {
+                self.b.open(format!("for {position} = 1, {len} do"));
+                self.write(element, &format!("{array}[{position}]"));
+                self.b.close("end");
+            }
+        }
+    }
+
+    /// An array of exact length and fixed-size elements at `offset`.
+    pub(super) fn write_exact_array(&mut self, element: &Type, length: &LengthRange, value: &str, offset: &str) {
+        let schema = self.schema;
+        let n = length.exact().unwrap_or(0);
+        let array = self.bind(value);
+        let element = resolve(schema, element);
+        if matches!(element.kind, TypeKind::Boolean) {
+            self.write_packed_booleans(&array, &n.to_string(), offset);
+            return;
+        }
+        let size = element.layout.fixed_size.unwrap_or(0);
+        let position = self.b.fresh("I");
+        let cursor = self.b.fresh("P");
+        let item = self.b.fresh("Item");
+        self.b.line(format!("local {cursor} = {offset}"));
+        self.fixed_element_writes(element, |writer| {
+            writer.b.open(format!("for {position} = 1, {n} do"));
+            writer.b.line(format!("local {item} = {array}[{position}]"));
+            writer.write_at(element, &item, &cursor);
+            if size > 0 {
+                writer.b.line(format!("{cursor} += {size}"));
+            }
+            writer.b.close("end");
+        });
+    }
+
+    /// `boolean[]` packed 8 to a byte (first value in the lowest bit): 32 values a
+    /// `writeu32` (little-endian, so the same bytes as four rows of eight), then rows of
+    /// eight, then the last bits. Each value sets its bit with an `if` statement rather
+    /// than an `if` expression summed: fewer instructions. The runs of 32 have two forms,
+    /// chosen by the module's `Interpreted` (prelude): natively, values tested in place;
+    /// interpreted, 32 copied with one `table.move` into the module's `BooleanWord` and
+    /// tested at constant positions, an instruction fewer a value.
+    fn write_packed_booleans(&mut self, array: &str, len: &str, offset: &str) {
+        let cursor = self.b.fresh("P");
+        let index = self.b.fresh("I");
+        let word = self.b.fresh("Word");
+        self.b.line(format!("local {cursor} = {offset}"));
+        self.in_each_form(|writer| {
+            if writer.form == Form::Interpreted {
+                let moved = writer.b.fresh("Moved");
+                writer.b.line(format!("local {moved} = BooleanWord"));
+                writer.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
+                writer
+                    .b
+                    .line(format!("table.move({array}, {index}, {index} + 31, 1, {moved})"));
+                writer.emit_boolean_bits(&word, 32, |bit| format!("{moved}[{}]", bit + 1));
+            } else {
+                writer.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
+                writer.emit_boolean_bits(&word, 32, |bit| format!("{array}[{}]", offset_plus(&index, bit)));
+            }
+            writer.b.line(format!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
+            writer.b.line(format!("{cursor} += 4"));
+            writer.b.close("end");
+        });
+        let rows = self.b.fresh("Row");
+        self.b
+            .open(format!("for {rows} = {len} - {len} % 32 + 1, {len} - 7, 8 do"));
+        self.emit_boolean_bits(&word, 8, |bit| format!("{array}[{}]", offset_plus(&rows, bit)));
+        self.b.line(format!("buffer.writeu8(SendBuffer, {cursor}, {word})"));
+        self.b.line(format!("{cursor} += 1"));
+        self.b.close("end");
+        let tail = self.b.fresh("Tail");
+        self.b.line(format!("local {tail} = {len} % 8"));
+        self.b.open(format!("if {tail} > 0 then"));
+        let byte = self.b.fresh("Byte");
+        let bit = self.b.fresh("Bit");
+        let base = self.b.fresh("Base");
+        self.b.line(format!("local {byte} = 0"));
+        self.b.line(format!("local {base} = {len} - {tail}"));
+        self.b.open(format!("for {bit} = 1, {tail} do"));
+        self.b.line(format!(
+            "if {array}[{base} + {bit}] then {byte} += bit32.lshift(1, {bit} - 1) end"
+        ));
+        self.b.close("end");
+        self.b.line(format!("buffer.writeu8(SendBuffer, {cursor}, {byte})"));
+        self.b.close("end");
+    }
+
+    /// `local word = 0` and one `if value then word += 2^k end` per value, `value(k)`
+    /// reading the k-th (from 0).
+    fn emit_boolean_bits(&mut self, word: &str, count: u32, value: impl Fn(u32) -> String) {
+        self.b.line(format!("local {word} = 0"));
+        for bit in 0..count {
+            let mask = 1u64 << bit;
+            if bit == 0 {
+                self.b.line(format!("if {} then {word} = 1 end", value(bit)));
+            } else {
+                self.b.line(format!("if {} then {word} += {mask} end", value(bit)));
+            }
+        }
+    }
+
+    /// A map: its count unless exact, then key and value pairs.
+    pub(super) fn write_map(&mut self, key: &Type, value_ty: &Type, length: &LengthRange, value: &str) {
+        let map = self.bind(value);
+        if length.exact().is_none() {
+            let count = self.b.fresh("Count");
+            self.b.line(format!("local {count} = 0"));
+            self.b.line(format!("for _ in {map} do {count} += 1 end"));
+            self.b.line(format!("WriteLength({count})"));
+        }
+        let k = self.b.fresh("Key");
+        let v = self.b.fresh("Item");
+        self.b.open(format!("for {k}, {v} in {map} do"));
+        self.write(key, &k);
+        self.write(value_ty, &v);
+        self.b.close("end");
+    }
+
+    /// A map of exact count with fixed-size keys and values at `offset`: pairs at
+    /// constant strides.
+    pub(super) fn write_exact_map(&mut self, key: &Type, value_ty: &Type, value: &str, offset: &str) {
+        let schema = self.schema;
+        let map = self.bind(value);
+        let cursor = self.b.fresh("P");
+        let (k, v) = (self.b.fresh("Key"), self.b.fresh("Item"));
+        let key_size = fixed_size_of(schema, key);
+        let value_size = fixed_size_of(schema, value_ty);
+        self.b.line(format!("local {cursor} = {offset}"));
+        self.b.open(format!("for {k}, {v} in {map} do"));
+        self.write_at(key, &k, &cursor);
+        self.b.line(format!("{cursor} += {key_size}"));
+        self.write_at(value_ty, &v, &cursor);
+        self.b.line(format!("{cursor} += {value_size}"));
+        self.b.close("end");
+    }
+}

@@ -1,0 +1,67 @@
+//! Writing numbers at their width (little-endian, f16 as IEEE half), vectors, CFrames
+//! (position and orientation) and colours.
+
+use blinkblox_schema::model::NumberKind;
+
+use super::Writer;
+use crate::luau::layout::offset_plus;
+
+/// The Luau call writing `value` as a number of `kind` at `offset` of `buffer`.
+pub fn write_number_call(kind: NumberKind, buffer: &str, offset: &str, value: &str) -> String {
+    match kind {
+        NumberKind::U8 => format!("buffer.writeu8({buffer}, {offset}, {value})"),
+        NumberKind::U16 => format!("buffer.writeu16({buffer}, {offset}, {value})"),
+        NumberKind::U32 => format!("buffer.writeu32({buffer}, {offset}, {value})"),
+        NumberKind::I8 => format!("buffer.writei8({buffer}, {offset}, {value})"),
+        NumberKind::I16 => format!("buffer.writei16({buffer}, {offset}, {value})"),
+        NumberKind::I32 => format!("buffer.writei32({buffer}, {offset}, {value})"),
+        NumberKind::F16 => format!("buffer.writeu16({buffer}, {offset}, F16Bits({value}))"),
+        NumberKind::F32 => format!("buffer.writef32({buffer}, {offset}, {value})"),
+        NumberKind::F64 => format!("buffer.writef64({buffer}, {offset}, {value})"),
+    }
+}
+
+impl Writer<'_> {
+    pub(super) fn write_number(&mut self, kind: NumberKind, value: &str, offset: &str) {
+        self.b.line(write_number_call(kind, "SendBuffer", offset, value));
+    }
+
+    pub(super) fn write_vector(&mut self, component: NumberKind, value: &str, offset: &str) {
+        let v = self.bind(value);
+        let size = component.size();
+        for (i, axis) in ["X", "Y", "Z"].iter().enumerate() {
+            let at = offset_plus(offset, size * i as u32);
+            self.b
+                .line(write_number_call(component, "SendBuffer", &at, &format!("{v}.{axis}")));
+        }
+    }
+
+    pub(super) fn write_cframe(&mut self, position: NumberKind, rotation: NumberKind, value: &str, offset: &str) {
+        let v = self.bind(value);
+        let p = self.b.fresh("Position");
+        let (rx, ry, rz) = (self.b.fresh("RX"), self.b.fresh("RY"), self.b.fresh("RZ"));
+        self.b.line(format!("local {p} = {v}.Position"));
+        self.b.line(format!("local {rx}, {ry}, {rz} = {v}:ToOrientation()"));
+        let ps = position.size();
+        for (i, axis) in ["X", "Y", "Z"].iter().enumerate() {
+            let at = offset_plus(offset, ps * i as u32);
+            self.b
+                .line(write_number_call(position, "SendBuffer", &at, &format!("{p}.{axis}")));
+        }
+        let rs = rotation.size();
+        for (i, angle) in [&rx, &ry, &rz].iter().enumerate() {
+            let at = offset_plus(offset, ps * 3 + rs * i as u32);
+            self.b.line(write_number_call(rotation, "SendBuffer", &at, angle));
+        }
+    }
+
+    pub(super) fn write_color3(&mut self, value: &str, offset: &str) {
+        let v = self.bind(value);
+        for (i, channel) in ["R", "G", "B"].iter().enumerate() {
+            let at = offset_plus(offset, i as u32);
+            self.b.line(format!(
+                "buffer.writeu8(SendBuffer, {at}, math.round({v}.{channel} * 255))"
+            ));
+        }
+    }
+}
