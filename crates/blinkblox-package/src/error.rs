@@ -6,6 +6,8 @@ use std::fmt;
 pub struct Error {
     pub message: String,
     pub help: Option<String>,
+    /// The manifest and 1-based line the message names, when it names one.
+    pub location: Option<(String, usize)>,
 }
 
 impl Error {
@@ -13,6 +15,7 @@ impl Error {
         Error {
             message: message.into(),
             help: None,
+            location: None,
         }
     }
 

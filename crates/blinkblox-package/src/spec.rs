@@ -289,7 +289,10 @@ impl<'a> Locator<'a> {
     /// header when the key is missing; the bare file name when neither is found).
     pub fn error(&self, key: &str, message: &str) -> Error {
         match self.key_line(key).or_else(|| self.header_line()) {
-            Some(line) => Error::new(format!("{}:{line}: {message}", self.file)),
+            Some(line) => Error {
+                location: Some((self.file.to_string(), line)),
+                ..Error::new(format!("{}:{line}: {message}", self.file))
+            },
             None => Error::new(format!("{}: {message}", self.file)),
         }
     }

@@ -82,10 +82,11 @@ pub fn compile_schema(
             .find(|option| option.span.start <= span.start as usize && span.start as usize <= option.span.end)
             .map_or("RemoteScope", |option| option.name.as_str());
         let line = line_of(&manifest.text, span.start as usize);
-        let mut error = ProjectError::new(format!(
-            "{manifest_name}:{line}: `[options] {name}`: {}",
-            diagnostic.message
-        ));
+        let mut error = ProjectError::at(
+            manifest_name,
+            line,
+            format!("`[options] {name}`: {}", diagnostic.message),
+        );
         if let Some(note) = diagnostic.notes.first() {
             error = error.with_help(note.clone());
         }

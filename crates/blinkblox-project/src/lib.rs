@@ -25,6 +25,9 @@ use std::fmt;
 pub struct ProjectError {
     pub message: String,
     pub help: Option<String>,
+    /// The file and 1-based line the message names, when it names one (`message` then starts
+    /// with `file:line: `), for machine-readable output.
+    pub location: Option<(String, usize)>,
 }
 
 impl ProjectError {
@@ -32,6 +35,15 @@ impl ProjectError {
         ProjectError {
             message: message.into(),
             help: None,
+            location: None,
+        }
+    }
+
+    /// An error at a line of a file: `file:line: message`.
+    pub fn at(file: &str, line: usize, message: impl std::fmt::Display) -> ProjectError {
+        ProjectError {
+            location: Some((file.to_string(), line)),
+            ..ProjectError::new(format!("{file}:{line}: {message}"))
         }
     }
 
@@ -87,6 +99,7 @@ impl From<blinkblox_package::Error> for ProjectError {
         ProjectError {
             message: err.message,
             help: err.help,
+            location: err.location,
         }
     }
 }

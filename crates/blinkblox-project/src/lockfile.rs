@@ -75,6 +75,10 @@ pub struct LockedSchema {
     /// The options in effect (schema, then manifest defaults, then built-in defaults).
     #[serde(default)]
     pub options: BTreeMap<String, toml::Value>,
+    /// How many warnings compiling it gave: an up-to-date sync checks such a schema again
+    /// to show them.
+    #[serde(default)]
+    pub warnings: u32,
 }
 
 #[derive(Deserialize)]
@@ -236,6 +240,9 @@ impl Lockfile {
             out.push_str(&format!("path = {}\n", quote(&schema.path)));
             out.push_str(&format!("sha256 = {}\n", quote(&schema.sha256)));
             out.push_str(&format!("folder = {}\n", quote(&schema.folder)));
+            if schema.warnings > 0 {
+                out.push_str(&format!("warnings = {}\n", schema.warnings));
+            }
             for (key, list) in [("imports", &schema.imports), ("outputs", &schema.outputs)] {
                 let mut list: Vec<&FileHash> = list.iter().collect();
                 list.sort();
@@ -320,6 +327,7 @@ mod tests {
                     },
                 ],
                 options,
+                warnings: 0,
             }],
             intact: true,
         }

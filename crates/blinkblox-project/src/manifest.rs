@@ -199,7 +199,7 @@ impl Manifest {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let raw: RawManifest = toml::from_str(&text).map_err(|err| describe_toml_error(&name, &text, &err))?;
-        let at = |span: Range<usize>| format!("{name}:{}", line_of(&text, span.start));
+        let at = |span: Range<usize>, message: String| ProjectError::at(&name, line_of(&text, span.start), message);
 
         let schemas = match raw.schemas {
             Some(schemas) => SchemaGlobs {
@@ -230,7 +230,7 @@ impl Manifest {
                 let span = path.span();
                 let value = path.into_inner();
                 if value.trim().is_empty() {
-                    return Err(ProjectError::new(format!("{}: `[output] path` is empty", at(span))));
+                    return Err(at(span, "`[output] path` is empty".to_string()));
                 }
                 OutputLocation::Path(value)
             }
@@ -238,20 +238,19 @@ impl Manifest {
                 let span = instance.span();
                 let value = instance.into_inner();
                 if value.split('.').any(|segment| segment.trim().is_empty()) {
-                    return Err(ProjectError::new(format!(
-                        "{}: `[output] instance = \"{value}\"` is not an instance path",
-                        at(span)
-                    ))
+                    return Err(at(
+                        span,
+                        format!("`[output] instance = \"{value}\"` is not an instance path"),
+                    )
                     .with_help("write names separated by dots, e.g. `ReplicatedStorage.Shared.Net`"));
                 }
                 OutputLocation::Instance(value)
             }
             (Some(path), Some(_)) => {
-                return Err(ProjectError::new(format!(
-                    "{}: `[output]` sets both `path` and `instance`",
-                    at(path.span())
-                ))
-                .with_help("keep one: `path` is a folder on disk, `instance` a Rojo instance path"));
+                return Err(
+                    at(path.span(), "`[output]` sets both `path` and `instance`".to_string())
+                        .with_help("keep one: `path` is a folder on disk, `instance` a Rojo instance path"),
+                );
             }
             (None, None) => {
                 return Err(
@@ -271,10 +270,14 @@ impl Manifest {
                 toml::Value::Float(f) => OptionValue::Number(f),
                 toml::Value::String(s) => OptionValue::String(s),
                 other => {
-                    return Err(ProjectError::new(format!(
-                        "{name}:{line}: option `{option}` has a {} value; options are booleans, numbers or strings",
-                        other.type_str()
-                    )));
+                    return Err(ProjectError::at(
+                        &name,
+                        line,
+                        format!(
+                            "option `{option}` has a {} value; options are booleans, numbers or strings",
+                            other.type_str()
+                        ),
+                    ));
                 }
             };
             options.push(ManifestOption {
@@ -349,7 +352,7 @@ fn describe_toml_error(name: &str, text: &str, err: &toml::de::Error) -> Project
 
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let key = rest.split('`').next().unwrap_or(rest);
-        let mut error = ProjectError::new(format!("{name}:{line}: unknown key `{key}` in {table_label}"));
+        let mut error = ProjectError::at(name, line, format!("unknown key `{key}` in {table_label}"));
         if let Some(valid) = valid {
             error = error.with_help(format!("valid keys in {table_label} are {valid}"));
         }
@@ -367,13 +370,13 @@ fn describe_toml_error(name: &str, text: &str, err: &toml::de::Error) -> Project
         } else {
             format!(" in {table_label}")
         };
-        return ProjectError::new(format!("{name}:{line}: wrong type{what}{qualified}: {message}"));
+        return ProjectError::at(name, line, format!("wrong type{what}{qualified}: {message}"));
     }
     if let Some(rest) = message.strip_prefix("missing field `") {
         let key = rest.split('`').next().unwrap_or(rest);
-        return ProjectError::new(format!("{name}:{line}: {table_label} is missing the key `{key}`"));
+        return ProjectError::at(name, line, format!("{table_label} is missing the key `{key}`"));
     }
-    ProjectError::new(format!("{name}:{line}: {message}"))
+    ProjectError::at(name, line, message)
 }
 
 /// The `[table]` header in effect at `offset` ("" at the top level; `[[x]]` counts as `x`).

@@ -25,6 +25,8 @@ pub struct Plan {
     /// Outputs that do not exist yet.
     pub missing: Vec<String>,
     pub unchanged: usize,
+    /// Outputs already as generated, relative to the manifest.
+    pub left: Vec<String>,
     /// Outputs to remove, each with the folder where pruning empty parents stops.
     pub removals: Vec<(PathBuf, PathBuf)>,
     pub warnings: Vec<String>,
@@ -73,7 +75,10 @@ pub fn plan(
                 plan.missing.push(rel);
                 plan.writes.push(file);
             }
-            (Some(disk), _) if disk == wanted => plan.unchanged += 1,
+            (Some(disk), _) if disk == wanted => {
+                plan.unchanged += 1;
+                plan.left.push(rel);
+            }
             (Some(disk), Some(&recorded_hash)) => {
                 if disk != recorded_hash {
                     plan.warnings.push(format!(

@@ -16,6 +16,7 @@ use crate::writer::{self, BeforeRename};
 use crate::{ProjectError, compile, paths};
 use blinkblox_codegen::{self as codegen, Outputs, Targets};
 use blinkblox_schema::diagnostics::Diagnostic;
+use blinkblox_schema::model::Schema;
 use blinkblox_schema::source::SourceMap;
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -42,6 +43,8 @@ pub struct SyncOutcome {
     /// Outputs written (created or changed), relative to the manifest, `/`-separated.
     pub written: Vec<String>,
     pub unchanged: usize,
+    /// Outputs left as they were, relative to the manifest, `/`-separated.
+    pub left: Vec<String>,
     pub removed: Vec<String>,
     pub lockfile_written: bool,
     /// Project-level warnings (output not mapped by Rojo, hand edits overwritten, …).
@@ -124,11 +127,22 @@ fn sync(
                     frozen: flags.frozen,
                 });
             }
+            // Nothing is compiled, but a schema that had warnings is checked again, so an
+            // up-to-date project still shows them.
+            let (reports, schema_warnings) = warnings_again(&project, previous)?;
             return Ok(SyncOutcome {
                 schema_count: project.schemas.len(),
                 up_to_date: true,
                 unchanged: previous.outputs().count(),
-                warnings: project.warnings.iter().cloned().chain(leftovers).collect(),
+                left: previous.outputs().map(|output| output.path.clone()).collect(),
+                warnings: project
+                    .warnings
+                    .iter()
+                    .cloned()
+                    .chain(schema_warnings)
+                    .chain(leftovers)
+                    .collect(),
+                reports,
                 ..SyncOutcome::default()
             });
         }
@@ -137,6 +151,7 @@ fn sync(
     let compiled = compile_all(&project, inputs)?;
     refuse_shared_remote_scopes(&compiled)?;
     let failed = compiled.iter().filter(|c| c.built.is_none()).count();
+    let schema_warnings: Vec<String> = compiled.iter().flat_map(|c| c.warnings.iter().cloned()).collect();
     let reports: Vec<SchemaReport> = compiled
         .iter()
         .filter(|c| !c.report.diagnostics.is_empty())
@@ -146,7 +161,7 @@ fn sync(
         return Err(SyncError::Schemas {
             reports,
             failed,
-            warnings: project.warnings.clone(),
+            warnings: project.warnings.iter().cloned().chain(schema_warnings).collect(),
         });
     }
 
@@ -173,8 +188,9 @@ fn sync(
     let mut outcome = SyncOutcome {
         schema_count: project.schemas.len(),
         unchanged: plan.unchanged,
+        left: plan.left.clone(),
         reports,
-        warnings: project.warnings.clone(),
+        warnings: project.warnings.iter().cloned().chain(schema_warnings).collect(),
         ..SyncOutcome::default()
     };
     outcome.warnings.extend(plan.warnings.iter().cloned());
@@ -290,6 +306,8 @@ pub fn is_up_to_date(project: &Project, lock: &Lockfile) -> bool {
 /// One schema after the front end and the code generator.
 struct Compiled {
     report: SchemaReport,
+    /// What sync says of the schema besides its diagnostics (options it ignores).
+    warnings: Vec<String>,
     /// Its lockfile entry and generated files; `None` when the schema has errors.
     built: Option<(LockedSchema, Vec<OutputFile>)>,
     imports: Vec<PathBuf>,
@@ -329,6 +347,56 @@ fn compile_all(project: &Project, inputs: &mut BTreeSet<PathBuf>) -> Result<Vec<
     Ok(compiled)
 }
 
+/// The options a schema sets that sync overrides: it places every module itself.
+fn ignored_options(project: &Project, entry: &SchemaEntry, schema: &Schema) -> Vec<String> {
+    ["ServerOutput", "ClientOutput", "TypesOutput"]
+        .iter()
+        .filter(|option| schema.options.set_in_schema.contains(option))
+        .map(|option| {
+            format!(
+                "`{}` sets `{option}`, which sync ignores: it writes the schema's modules into `{}/` (from `[output]` in {})",
+                entry.rel_path,
+                project.rel(&project.schema_folder(entry)),
+                project.rel(&project.manifest.path)
+            )
+        })
+        .collect()
+}
+
+/// The warnings of an up-to-date project's schemas that had some when they were compiled:
+/// each is checked again (no code is generated).
+fn warnings_again(project: &Project, lock: &Lockfile) -> Result<(Vec<SchemaReport>, Vec<String>), ProjectError> {
+    let manifest_name = project.rel(&project.manifest.path);
+    let (mut reports, mut warnings) = (Vec::new(), Vec::new());
+    for entry in &project.schemas {
+        let had_warnings = lock
+            .schemas
+            .iter()
+            .any(|locked| locked.path == entry.rel_path && locked.warnings > 0);
+        if !had_warnings {
+            continue;
+        }
+        let checked = compile::compile_schema(
+            &entry.path,
+            &project.manifest,
+            &manifest_name,
+            &entry.out_rel,
+            Outputs::Check,
+        )?;
+        if let Some(schema) = &checked.schema {
+            warnings.extend(ignored_options(project, entry, schema));
+        }
+        if !checked.diagnostics.is_empty() {
+            reports.push(SchemaReport {
+                rel_path: entry.rel_path.clone(),
+                sources: checked.sources,
+                diagnostics: checked.diagnostics,
+            });
+        }
+    }
+    Ok((reports, warnings))
+}
+
 fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, ProjectError> {
     let manifest_name = project.rel(&project.manifest.path);
     let targets = Targets {
@@ -355,12 +423,23 @@ fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, Proje
         ))
         .with_help("move the imported file into the project, or set `allow_outside_project = true` in `[schemas]` if reading it from there is intended"));
     }
+    let warnings = output
+        .schema
+        .as_ref()
+        .map(|schema| ignored_options(project, entry, schema))
+        .unwrap_or_default();
+    let warning_count = warnings.len() + output.diagnostics.iter().filter(|d| !d.is_error()).count();
     let built = match output.schema.take() {
-        Some(schema) if !output.has_errors() => Some(build(project, entry, &schema, &mut output, &imports)),
+        Some(schema) if !output.has_errors() => {
+            let (mut locked, files) = build(project, entry, &schema, &mut output, &imports);
+            locked.warnings = warning_count as u32;
+            Some((locked, files))
+        }
         _ => None,
     };
     Ok(Compiled {
         built,
+        warnings,
         imports,
         report: SchemaReport {
             rel_path: entry.rel_path.clone(),
@@ -421,6 +500,7 @@ fn build(
         imports,
         outputs,
         options: compile::effective_options(&schema.options),
+        warnings: 0,
     };
     (locked, files)
 }

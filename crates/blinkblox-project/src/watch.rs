@@ -38,22 +38,7 @@ pub fn watch(
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
-    let (sender, events) = mpsc::channel();
-    let mut watcher: Box<dyn Watcher> = match notify::recommended_watcher(sender.clone()) {
-        Ok(watcher) => Box::new(watcher),
-        Err(_) => Box::new(
-            notify::PollWatcher::new(
-                sender,
-                notify::Config::default().with_poll_interval(Duration::from_millis(200)),
-            )
-            .map_err(|err| ProjectError::new(format!("cannot watch `{}`: {err}", root.display())))?,
-        ),
-    };
-    watcher
-        .watch(&root, RecursiveMode::Recursive)
-        .map_err(|err| ProjectError::new(format!("cannot watch `{}`: {err}", root.display())))?;
-    let mut watched_outside: BTreeSet<PathBuf> = BTreeSet::new();
-
+    let mut files = FileWatch::new(&root)?;
     let mut state = WatchState {
         manifest_path: manifest_path.clone(),
         root: root.clone(),
@@ -74,17 +59,102 @@ pub fn watch(
                 report(Rebuild::Synced(&run), started.elapsed());
             }
         }
-        // Imports may live outside the project folder: watch their folders too.
-        for input in &state.inputs {
+        files.follow(&state.inputs);
+        files.wait_for_change(|event| state.is_relevant(event));
+    }
+}
+
+/// `blinkblox compile --watch`: runs `rebuild` (which returns the files it read), then again
+/// whenever one of them changes, until the process is stopped.
+pub fn watch_files(folder: &Path, mut rebuild: impl FnMut() -> BTreeSet<PathBuf>) -> Result<(), ProjectError> {
+    let mut files = FileWatch::new(folder)?;
+    loop {
+        let inputs: BTreeSet<PathBuf> = rebuild().iter().map(|path| paths::normalize(path)).collect();
+        files.follow(&inputs);
+        files.wait_for_change(|event| {
+            changes_content(event) && event.paths.iter().any(|path| inputs.contains(&paths::normalize(path)))
+        });
+    }
+}
+
+/// A recursive watch of one folder, and of the folders of inputs found outside it.
+struct FileWatch {
+    root: PathBuf,
+    watcher: Box<dyn Watcher>,
+    events: Receiver<notify::Result<Event>>,
+    watched_outside: BTreeSet<PathBuf>,
+}
+
+impl FileWatch {
+    fn new(root: &Path) -> Result<FileWatch, ProjectError> {
+        let (sender, events) = mpsc::channel();
+        let mut watcher: Box<dyn Watcher> = match notify::recommended_watcher(sender.clone()) {
+            Ok(watcher) => Box::new(watcher),
+            Err(_) => Box::new(
+                notify::PollWatcher::new(
+                    sender,
+                    notify::Config::default().with_poll_interval(Duration::from_millis(200)),
+                )
+                .map_err(|err| ProjectError::new(format!("cannot watch `{}`: {err}", root.display())))?,
+            ),
+        };
+        watcher
+            .watch(root, RecursiveMode::Recursive)
+            .map_err(|err| ProjectError::new(format!("cannot watch `{}`: {err}", root.display())))?;
+        Ok(FileWatch {
+            root: root.to_path_buf(),
+            watcher,
+            events,
+            watched_outside: BTreeSet::new(),
+        })
+    }
+
+    /// Imports may live outside the watched folder: watch their folders too.
+    fn follow(&mut self, inputs: &BTreeSet<PathBuf>) {
+        for input in inputs {
             if let Some(dir) = input.parent()
-                && !paths::is_inside(dir, &root)
-                && watched_outside.insert(dir.to_path_buf())
+                && !paths::is_inside(dir, &self.root)
+                && self.watched_outside.insert(dir.to_path_buf())
             {
-                let _ = watcher.watch(dir, RecursiveMode::NonRecursive);
+                let _ = self.watcher.watch(dir, RecursiveMode::NonRecursive);
             }
         }
-        wait_for_change(&events, &state);
     }
+
+    /// Blocks until a relevant change, then until things have been quiet for [`DEBOUNCE`].
+    fn wait_for_change(&self, is_relevant: impl Fn(&Event) -> bool) {
+        loop {
+            match self.events.recv() {
+                Ok(Ok(event)) if is_relevant(&event) => break,
+                Ok(_) => {}
+                // The watcher is gone: nothing more will ever arrive, so stop waiting forever
+                // on a dead channel and poll instead.
+                Err(_) => {
+                    std::thread::sleep(Duration::from_millis(500));
+                    return;
+                }
+            }
+        }
+        let first = Instant::now();
+        while first.elapsed() < MAX_DELAY {
+            match self.events.recv_timeout(DEBOUNCE) {
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    }
+}
+
+/// Whether an event can change what a file holds.
+fn changes_content(event: &Event) -> bool {
+    matches!(
+        event.kind,
+        EventKind::Create(_)
+            | EventKind::Modify(_)
+            | EventKind::Remove(_)
+            | EventKind::Any
+            | EventKind::Access(AccessKind::Close(AccessMode::Write))
+    )
 }
 
 struct WatchState {
@@ -96,15 +166,7 @@ struct WatchState {
 
 impl WatchState {
     fn is_relevant(&self, event: &Event) -> bool {
-        let kind_matters = matches!(
-            event.kind,
-            EventKind::Create(_)
-                | EventKind::Modify(_)
-                | EventKind::Remove(_)
-                | EventKind::Any
-                | EventKind::Access(AccessKind::Close(AccessMode::Write))
-        );
-        kind_matters && event.paths.iter().any(|path| self.is_input(path))
+        changes_content(event) && event.paths.iter().any(|path| self.is_input(path))
     }
 
     fn is_input(&self, path: &Path) -> bool {
@@ -122,29 +184,6 @@ impl WatchState {
         match (&self.globs, paths::relative_to(&path, &self.root)) {
             (Some(globs), Some(rel)) => schemas::would_include(globs, &paths::slash(&rel)),
             _ => name.ends_with(".blink"),
-        }
-    }
-}
-
-/// Blocks until a relevant change, then until things have been quiet for [`DEBOUNCE`].
-fn wait_for_change(events: &Receiver<notify::Result<Event>>, state: &WatchState) {
-    loop {
-        match events.recv() {
-            Ok(Ok(event)) if state.is_relevant(&event) => break,
-            Ok(_) => {}
-            // The watcher is gone: nothing more will ever arrive, so stop waiting forever
-            // on a dead channel and poll instead.
-            Err(_) => {
-                std::thread::sleep(Duration::from_millis(500));
-                return;
-            }
-        }
-    }
-    let first = Instant::now();
-    while first.elapsed() < MAX_DELAY {
-        match events.recv_timeout(DEBOUNCE) {
-            Ok(_) => {}
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => break,
         }
     }
 }

@@ -114,6 +114,11 @@ impl<'a> Loader<'a> {
                 }
             },
         };
+        // A byte-order mark (Windows editors write one) is not part of the schema.
+        let (text, bad_utf8_at) = match text.strip_prefix('\u{feff}') {
+            Some(rest) => (rest.to_string(), bad_utf8_at.map(|offset| offset.saturating_sub(3))),
+            None => (text, bad_utf8_at),
+        };
         let file = self.sources.add(SourceFile::new(path.clone(), name, text));
         let source = self.sources.get(file);
         let module_ast = if let Some(offset) = bad_utf8_at {

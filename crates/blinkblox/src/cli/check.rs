@@ -1,38 +1,29 @@
 //! `blinkblox check`: parse and check schemas, print diagnostics, write nothing.
 
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
 use blinkblox_codegen::{Outputs, Source, compile};
 use blinkblox_schema::CheckSettings;
-use blinkblox_schema::diagnostics::{json, render};
+use blinkblox_schema::diagnostics::Diagnostic;
+
+use crate::cli::EXIT_USAGE;
+use crate::cli::output::Output;
 
 /// Check schemas for errors without writing anything.
 ///
-/// Exits 0 when every schema is valid (warnings allowed), 1 when any has an error,
-/// 2 on a usage error (such as a path that does not exist).
+/// Exits 0 when every schema is valid (warnings allowed, unless `--deny-warnings`), 1 when
+/// any has an error, 2 on a usage error (such as a path that does not exist).
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// Schema files, or folders to search for *.blink files. Default: every *.blink
-    /// file under the current folder.
+    /// Schema files, or folders to search for *.blink files. Default: the schemas of the
+    /// blinkblox.toml found from here, else every *.blink file under the current folder.
     #[arg(value_name = "FILES|DIRS")]
     pub paths: Vec<PathBuf>,
-
-    /// How to print diagnostics: rustc-style text, or one JSON object per line.
-    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
-    pub message_format: MessageFormat,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum MessageFormat {
-    Human,
-    Json,
-}
-
-pub fn run(args: CheckArgs) -> ExitCode {
+pub fn run(args: CheckArgs, out: &Output) -> ExitCode {
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -51,14 +42,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let manifest = match manifest {
         Some(Ok(listed)) => {
             for warning in &listed.warnings {
-                eprintln!("warning: {warning}");
+                out.warning(warning);
             }
             files.extend(listed.schemas.iter().map(|(path, _)| path.clone()));
             Some(listed)
         }
         Some(Err(err)) => {
-            eprintln!("error: {err}");
-            return ExitCode::from(EXIT_USER_ERROR);
+            out.error(&err);
+            return out.exit_code(true);
         }
         None => None,
     };
@@ -66,29 +57,26 @@ pub fn run(args: CheckArgs) -> ExitCode {
         if root.is_file() {
             files.push(root.clone());
         } else if root.is_dir() {
-            files.extend(find_schemas(root));
+            files.extend(find_schemas(root, out));
         } else {
             let problem = if root.exists() {
                 "is neither a file nor a folder"
             } else {
                 "does not exist"
             };
-            eprintln!("error: `{}` {problem}", root.display());
-            eprintln!("help: name .blink files or folders that contain them");
+            out.error_text(
+                &format!("`{}` {problem}", root.display()),
+                Some("name .blink files or folders that contain them"),
+            );
             return ExitCode::from(EXIT_USAGE);
         }
     }
     if files.is_empty() {
-        if args.message_format == MessageFormat::Human {
-            let shown: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
-            println!("no .blink schemas found in {}", shown.join(", "));
-        }
-        return ExitCode::SUCCESS;
+        let shown: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+        out.status(&format!("no .blink schemas found in {}", shown.join(", ")));
+        return out.exit_code(false);
     }
 
-    let color = args.message_format == MessageFormat::Human && render::color_wanted();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let (mut errors, mut warnings) = (0usize, 0usize);
     // A file imported by several schemas is checked with each; report its problems once.
     let mut reported: HashSet<(String, u32, &'static str, String)> = HashSet::new();
@@ -98,56 +86,41 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 Ok(compiled) => compiled,
                 // A bad option default: the same for every schema, so said once.
                 Err(err) => {
-                    eprintln!("error: {err}");
-                    return ExitCode::from(EXIT_USER_ERROR);
+                    out.error(&err);
+                    return out.exit_code(true);
                 }
             },
             None => compile(Source::File(file), &CheckSettings::default(), Outputs::Check),
         };
         let (sources, diagnostics) = (compiled.sources, compiled.diagnostics);
-        for diagnostic in &diagnostics {
-            let source = sources.files().get(diagnostic.primary.span.file.0 as usize);
-            let key = (
-                source.map(|s| s.name.clone()).unwrap_or_default(),
-                diagnostic.primary.span.start,
-                diagnostic.code,
-                diagnostic.message.clone(),
-            );
-            if !reported.insert(key) {
-                continue;
-            }
-            if diagnostic.is_error() {
-                errors += 1;
-            } else {
-                warnings += 1;
-            }
-            let text = match args.message_format {
-                MessageFormat::Human => render::render(diagnostic, &sources, color) + "\n",
-                MessageFormat::Json => json::to_json_line(diagnostic, &sources) + "\n",
-            };
-            if out.write_all(text.as_bytes()).is_err() {
-                return ExitCode::from(EXIT_USER_ERROR);
-            }
-        }
+        let fresh: Vec<Diagnostic> = diagnostics
+            .into_iter()
+            .filter(|diagnostic| {
+                let source = sources.files().get(diagnostic.primary.span.file.0 as usize);
+                reported.insert((
+                    source.map(|s| s.name.clone()).unwrap_or_default(),
+                    diagnostic.primary.span.start,
+                    diagnostic.code,
+                    diagnostic.message.clone(),
+                ))
+            })
+            .collect();
+        errors += fresh.iter().filter(|d| d.is_error()).count();
+        warnings += fresh.iter().filter(|d| !d.is_error()).count();
+        out.diagnostics(&fresh, &sources);
     }
-    if args.message_format == MessageFormat::Human {
-        let schemas = plural(files.len(), "schema");
-        let summary = if errors == 0 && warnings == 0 {
-            format!("checked {schemas}: no problems")
-        } else {
-            format!(
-                "checked {schemas}: {}, {}",
-                plural(errors, "error"),
-                plural(warnings, "warning")
-            )
-        };
-        let _ = writeln!(out, "{summary}");
-    }
-    if errors > 0 {
-        ExitCode::from(EXIT_USER_ERROR)
+    let schemas = plural(files.len(), "schema");
+    let summary = if errors == 0 && warnings == 0 {
+        format!("checked {schemas}: no problems")
     } else {
-        ExitCode::SUCCESS
-    }
+        format!(
+            "checked {schemas}: {}, {}",
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        )
+    };
+    out.status(&summary);
+    out.exit_code(errors > 0)
 }
 
 fn plural(n: usize, word: &str) -> String {
@@ -160,7 +133,7 @@ fn plural(n: usize, word: &str) -> String {
 
 /// Every `*.blink` file under `root`, sorted, skipping hidden folders. A folder that
 /// cannot be read is a warning on stderr, so "no problems" never hides skipped schemas.
-fn find_schemas(root: &Path) -> Vec<PathBuf> {
+fn find_schemas(root: &Path, out: &Output) -> Vec<PathBuf> {
     let walk = walkdir::WalkDir::new(root)
         .follow_links(false)
         .into_iter()
@@ -176,8 +149,9 @@ fn find_schemas(root: &Path) -> Vec<PathBuf> {
             Ok(_) => {}
             Err(err) => {
                 let place = err.path().unwrap_or(root).display().to_string();
-                eprintln!("warning: skipped `{place}`: {err}");
-                eprintln!("help: make it readable, or name the schemas to check explicitly");
+                out.warning(&format!(
+                    "skipped `{place}`: {err} (make it readable, or name the schemas to check explicitly)"
+                ));
             }
         }
     }

@@ -1,4 +1,4 @@
-//! `blinkblox compile FILE`: Blink's single-file workflow. The schema's own
+//! `blinkblox compile FILE [--watch]`: Blink's single-file workflow. The schema's own
 //! `ServerOutput`, `ClientOutput` and `TypesOutput` options say where the modules go,
 //! relative to the schema file; `.luau` is appended as Blink does (unless the path
 //! already ends in `.luau` or `.lua`), and missing folders are created. With
@@ -8,109 +8,140 @@
 //! atomically, and only when their contents changed (an unchanged module keeps its
 //! modification time, so Rojo does not re-sync it).
 
-use std::io::Write;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::cli::check::MessageFormat;
-use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
 use blinkblox_codegen::{OutputKind, Outputs, Source, Targets, compile};
 use blinkblox_project::writer;
 use blinkblox_schema::CheckSettings;
-use blinkblox_schema::diagnostics::{Diagnostic, json, render};
 use blinkblox_schema::model::Options;
-use blinkblox_schema::source::SourceMap;
+
+use crate::cli::EXIT_USAGE;
+use crate::cli::output::Output;
 
 /// Compile one schema to the files its ServerOutput/ClientOutput/TypesOutput name.
 #[derive(Debug, clap::Args)]
 pub struct CompileArgs {
-    /// The .blink schema to compile.
+    /// The schema to compile: `net.blink`, or `net` for `net.blink` or `net.txt` as Blink
+    /// takes it.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
-    /// How to print diagnostics: rustc-style text, or one JSON object per line.
-    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
-    pub message_format: MessageFormat,
-
-    /// Print nothing but diagnostics.
-    #[arg(long, short)]
-    pub quiet: bool,
+    /// Keep running and compile again whenever the schema or one of its imports changes.
+    #[arg(long)]
+    pub watch: bool,
 }
 
-pub fn run(args: CompileArgs) -> ExitCode {
-    if !args.file.is_file() {
-        eprintln!("error: `{}` is not a file", args.file.display());
-        eprintln!("help: give the path of a .blink schema, e.g. `blinkblox compile net.blink`");
+pub fn run(args: CompileArgs, out: &Output) -> ExitCode {
+    let Some(file) = schema_file(&args.file) else {
+        out.error_text(
+            &format!("`{}` is not a file", args.file.display()),
+            Some("give the path of a .blink schema, e.g. `blinkblox compile net.blink` (or `net`)"),
+        );
         return ExitCode::from(EXIT_USAGE);
+    };
+    if !args.watch {
+        let ok = compile_once(&file, out).is_some();
+        return out.exit_code(!ok);
     }
+    let folder = file
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let watched = blinkblox_project::watch::watch_files(folder, || {
+        let started = std::time::Instant::now();
+        let inputs = compile_once(&file, out);
+        let verdict = if inputs.is_some() { "compiled" } else { "compile failed" };
+        out.status(&format!(
+            "{verdict} `{}` ({} ms); watching for changes",
+            file.display(),
+            started.elapsed().as_millis()
+        ));
+        inputs.unwrap_or_else(|| std::iter::once(file.clone()).collect())
+    });
+    match watched {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            out.error(&err);
+            out.exit_code(true)
+        }
+    }
+}
+
+/// The schema a `FILE` argument names: the file itself, else `FILE.blink`, else `FILE.txt`.
+fn schema_file(given: &Path) -> Option<PathBuf> {
+    if given.is_file() {
+        return Some(given.to_path_buf());
+    }
+    ["blink", "txt"]
+        .iter()
+        .map(|extension| {
+            let mut name = given.as_os_str().to_os_string();
+            name.push(".");
+            name.push(extension);
+            PathBuf::from(name)
+        })
+        .find(|candidate| candidate.is_file())
+}
+
+/// Compiles `file` and writes its outputs; the files it read (the schema and its imports)
+/// when it succeeded.
+fn compile_once(file: &Path, out: &Output) -> Option<BTreeSet<PathBuf>> {
     let compiled = compile(
-        Source::File(&args.file),
+        Source::File(file),
         &CheckSettings::default(),
         Outputs::Modules(Targets::default()),
     );
-    let color = args.message_format == MessageFormat::Human && render::color_wanted();
-    let mut err = std::io::stderr().lock();
-    print_diagnostics(
-        &mut err,
-        &compiled.diagnostics,
-        &compiled.sources,
-        args.message_format,
-        color,
-    );
+    out.diagnostics(&compiled.diagnostics, &compiled.sources);
     let errors = compiled.diagnostics.iter().filter(|d| d.is_error()).count();
     let Some(schema) = compiled.schema.as_ref().filter(|_| errors == 0) else {
-        let _ = writeln!(
-            err,
-            "error: `{}` has {errors} error(s); nothing was written",
-            args.file.display()
+        out.error_text(
+            &format!("`{}` has {errors} error(s); nothing was written", file.display()),
+            None,
         );
-        return ExitCode::from(EXIT_USER_ERROR);
+        return None;
     };
-    let destinations = match destinations(&args.file, &schema.options) {
+    let destinations = match destinations(file, &schema.options) {
         Ok(destinations) => destinations,
         Err((message, help)) => {
-            let _ = writeln!(err, "error: {message}");
-            let _ = writeln!(err, "help: {help}");
-            return ExitCode::from(EXIT_USER_ERROR);
+            out.error_text(&message, Some(&help));
+            return None;
         }
     };
+    if out.denied() {
+        out.error_text(
+            &format!(
+                "`{}` has {} warning(s) and `--deny-warnings` is set; nothing was written",
+                file.display(),
+                out.warning_count()
+            ),
+            None,
+        );
+        return None;
+    }
     for (kind, path) in &destinations {
-        let Some(file) = compiled.files.iter().find(|f| f.kind == *kind) else {
+        let Some(generated) = compiled.files.iter().find(|f| f.kind == *kind) else {
             continue;
         };
-        let written = match writer::write_if_changed(path, file.contents.as_bytes()) {
-            Ok(written) => written,
+        match writer::write_if_changed(path, generated.contents.as_bytes()) {
+            Ok(written) => out.status(&format!(
+                "{} {}",
+                if written { "wrote" } else { "unchanged" },
+                path.display()
+            )),
             Err(problem) => {
-                let _ = writeln!(err, "error: could not write `{}`: {problem}", path.display());
-                let _ = writeln!(
-                    err,
-                    "help: check that the folder is writable, or change the schema's output options"
+                out.error_text(
+                    &format!("could not write `{}`: {problem}", path.display()),
+                    Some("check that the folder is writable, or change the schema's output options"),
                 );
-                return ExitCode::from(EXIT_USER_ERROR);
+                return None;
             }
-        };
-        if !args.quiet {
-            let verb = if written { "wrote" } else { "unchanged" };
-            println!("{verb} {}", path.display());
         }
     }
-    ExitCode::SUCCESS
-}
-
-fn print_diagnostics(
-    err: &mut impl Write,
-    diagnostics: &[Diagnostic],
-    sources: &SourceMap,
-    format: MessageFormat,
-    color: bool,
-) {
-    for diagnostic in diagnostics {
-        let text = match format {
-            MessageFormat::Human => render::render(diagnostic, sources, color) + "\n",
-            MessageFormat::Json => json::to_json_line(diagnostic, sources) + "\n",
-        };
-        let _ = err.write_all(text.as_bytes());
-    }
+    let mut inputs: BTreeSet<PathBuf> = compiled.imports().into_iter().collect();
+    inputs.insert(file.to_path_buf());
+    Some(inputs)
 }
 
 /// Where each output goes, from the schema's output options (relative to its folder);

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cli::EXIT_USER_ERROR;
+use crate::cli::output::Output;
 use blinkblox_project::{init, paths};
 
 /// Write a commented blinkblox.toml and an example schema into a Rojo project.
@@ -14,22 +14,22 @@ pub struct InitArgs {
     pub dir: Option<PathBuf>,
 }
 
-pub fn run(args: InitArgs) -> ExitCode {
+pub fn run(args: InitArgs, out: &Output) -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let dir = args.dir.map(|dir| cwd.join(dir)).unwrap_or(cwd);
     match init::init(&dir) {
         Ok(done) => {
-            println!("created {}", paths::display_relative(&done.manifest, &dir));
-            println!("created {}", paths::display_relative(&done.schema, &dir));
-            println!(
+            out.status(&format!("created {}", paths::display_relative(&done.manifest, &dir)));
+            out.status(&format!("created {}", paths::display_relative(&done.schema, &dir)));
+            out.status(&format!(
                 "generated modules will go to {} ({}); run `blinkblox sync`",
                 done.output, done.instance
-            );
-            ExitCode::SUCCESS
+            ));
+            out.exit_code(false)
         }
         Err(err) => {
-            eprintln!("error: {err}");
-            ExitCode::from(EXIT_USER_ERROR)
+            out.error(&err);
+            out.exit_code(true)
         }
     }
 }

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod compile;
 pub mod init;
+pub mod output;
 pub mod package;
 pub mod sync;
 
@@ -17,6 +18,8 @@ use clap::{Parser, Subcommand};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub output: output::OutputArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -51,12 +54,13 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    let out = output::Output::new(&cli.output);
     match cli.command {
         Command::Bench(args) => bench::run(args),
-        Command::Check(args) => check::run(args),
-        Command::Compile(args) => compile::run(args),
-        Command::Init(args) => init::run(args),
-        Command::Package(args) => package::run(args),
-        Command::Sync(args) => sync::run(args),
+        Command::Check(args) => check::run(args, &out),
+        Command::Compile(args) => compile::run(args, &out),
+        Command::Init(args) => init::run(args, &out),
+        Command::Package(args) => package::run(args, &out),
+        Command::Sync(args) => sync::run(args, &out),
     }
 }

@@ -1,23 +1,27 @@
-//! `blinkblox package [--output DIR] [--manifest-path P] [--locked]`.
+//! `blinkblox package [PROJECT] [--output DIR] [--manifest-path P] [--locked]`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cli::EXIT_USER_ERROR;
 use blinkblox_package::archive;
 use blinkblox_project::manifest::Manifest;
 use blinkblox_project::package::{self, PackageError, PackageOptions};
 use blinkblox_project::paths;
 use blinkblox_project::sync::SyncError;
-use blinkblox_schema::diagnostics::render;
+
+use crate::cli::output::Output;
 
 /// Sync, then write the generated modules as a Wally package: a folder and a .zip.
 #[derive(Debug, clap::Args)]
 pub struct PackageArgs {
+    /// The project: its folder, or its blinkblox.toml (default: found in this folder or the
+    /// nearest one above).
+    #[arg(value_name = "PROJECT", conflicts_with = "manifest_path")]
+    pub project: Option<PathBuf>,
     /// Folder for the package folder and the .zip (default: `dist` next to blinkblox.toml).
     #[arg(long, value_name = "DIR")]
     pub output: Option<PathBuf>,
-    /// Path to blinkblox.toml (default: found in this folder or the nearest one above).
+    /// Path to blinkblox.toml (or its folder).
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
     /// Fail (exit 1) instead of changing blinkblox.lock or a generated module while syncing.
@@ -25,11 +29,15 @@ pub struct PackageArgs {
     pub locked: bool,
 }
 
-pub fn run(args: PackageArgs) -> ExitCode {
+pub fn run(args: PackageArgs, out: &Output) -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let manifest = match Manifest::discover(&cwd, args.manifest_path.as_deref()) {
+    let given = args.project.as_deref().or(args.manifest_path.as_deref());
+    let manifest = match Manifest::discover(&cwd, given) {
         Ok(manifest) => manifest,
-        Err(err) => return fail(&err.to_string()),
+        Err(err) => {
+            out.error(&err);
+            return out.exit_code(true);
+        }
     };
     let root = manifest.root.clone();
     let options = PackageOptions {
@@ -39,67 +47,66 @@ pub fn run(args: PackageArgs) -> ExitCode {
     match package::package(manifest, &options) {
         Ok(outcome) => {
             for warning in &outcome.sync.warnings {
-                eprintln!("warning: {warning}");
+                out.warning(warning);
             }
-            let color = render::color_wanted();
             for report in &outcome.sync.reports {
-                eprint!("{}", render::render_all(&report.diagnostics, &report.sources, color));
+                out.diagnostics(&report.diagnostics, &report.sources);
             }
             let schemas = match outcome.schema_count {
                 1 => "1 schema".to_string(),
                 n => format!("{n} schemas"),
             };
-            println!(
+            out.status(&format!(
                 "packaged {} {} ({} realm, {schemas})",
                 outcome.spec.full_name(),
                 outcome.spec.version,
                 outcome.spec.realm
-            );
-            println!(
+            ));
+            out.status(&format!(
                 "  folder {}/ ({} files)",
                 paths::display_relative(&outcome.folder, &root),
                 outcome.file_count
-            );
-            println!(
+            ));
+            out.status(&format!(
                 "  zip    {} ({}, sha256 {})",
                 paths::display_relative(&outcome.zip_path, &root),
                 archive::human_size(outcome.zip_len),
                 outcome.zip_sha256
-            );
+            ));
             if outcome.spec.private {
-                println!("  note: `private = true`: `wally publish` will refuse this package");
+                out.status("  note: `private = true`: `wally publish` will refuse this package");
             }
-            ExitCode::SUCCESS
+            out.exit_code(false)
         }
-        Err(PackageError::Project(err)) => fail(&err.to_string()),
-        Err(PackageError::Sync(SyncError::Project(err))) => fail(&err.to_string()),
+        Err(PackageError::Project(err) | PackageError::Sync(SyncError::Project(err))) => {
+            out.error(&err);
+            out.exit_code(true)
+        }
         Err(PackageError::Sync(SyncError::Schemas {
             reports,
             failed,
             warnings,
         })) => {
-            let color = render::color_wanted();
             for report in &reports {
-                eprint!("{}", render::render_all(&report.diagnostics, &report.sources, color));
+                out.diagnostics(&report.diagnostics, &report.sources);
             }
             for warning in &warnings {
-                eprintln!("warning: {warning}");
+                out.warning(warning);
             }
             let noun = if failed == 1 { "schema has" } else { "schemas have" };
-            fail(&format!("{failed} {noun} errors; nothing was packaged"))
+            out.error_text(&format!("{failed} {noun} errors; nothing was packaged"), None);
+            out.exit_code(true)
         }
         Err(PackageError::Sync(SyncError::Locked { problems, .. })) => {
-            eprintln!("error: `blinkblox package --locked`: the generated files are not up to date");
-            for problem in problems {
-                eprintln!("  - {problem}");
-            }
-            eprintln!("  = help: run `blinkblox sync` and commit blinkblox.lock with the generated files");
-            ExitCode::from(EXIT_USER_ERROR)
+            let list: Vec<String> = problems.iter().map(|problem| format!("\n  - {problem}")).collect();
+            out.error_text(
+                &format!(
+                    "`blinkblox package --locked`: the generated files are not up to date{}",
+                    list.concat()
+                ),
+                Some("run `blinkblox sync` and commit blinkblox.lock with the generated files"),
+            );
+            out.exit_code(true)
         }
     }
-}
-
-fn fail(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(EXIT_USER_ERROR)
 }

@@ -1,19 +1,23 @@
-//! `blinkblox sync [--locked] [--frozen] [--watch] [--manifest-path P]`.
+//! `blinkblox sync [PROJECT] [--locked] [--frozen] [--watch] [--manifest-path P]`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use crate::cli::EXIT_USER_ERROR;
 use blinkblox_project::ProjectError;
 use blinkblox_project::manifest::{MANIFEST_NAME, Manifest};
 use blinkblox_project::sync::{self, SchemaReport, SyncError, SyncFlags, SyncOutcome, SyncRun};
 use blinkblox_project::watch::{self, Rebuild};
-use blinkblox_schema::diagnostics::render;
+
+use crate::cli::output::Output;
 
 /// Compile every schema of the project into the Rojo tree and record blinkblox.lock.
 #[derive(Debug, clap::Args)]
 pub struct SyncArgs {
+    /// The project: its folder, or its blinkblox.toml (default: found in this folder or the
+    /// nearest one above, as `--manifest-path` does).
+    #[arg(value_name = "PROJECT", conflicts_with = "manifest_path")]
+    pub project: Option<PathBuf>,
     /// Fail (exit 1, naming what changed) if blinkblox.lock or a generated file is out of date.
     #[arg(long)]
     pub locked: bool,
@@ -23,53 +27,68 @@ pub struct SyncArgs {
     /// Keep running and sync again whenever a schema, an import or the manifest changes.
     #[arg(long, conflicts_with_all = ["locked", "frozen"])]
     pub watch: bool,
-    /// Path to blinkblox.toml (default: found in this folder or the nearest one above).
+    /// Path to blinkblox.toml (or its folder).
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
 }
 
-pub fn run(args: SyncArgs) -> ExitCode {
+pub fn run(args: SyncArgs, out: &Output) -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let started = Instant::now();
     let flags = SyncFlags {
         locked: args.locked || args.frozen,
         frozen: args.frozen,
     };
+    let given = args.project.as_deref().or(args.manifest_path.as_deref());
     if args.watch {
         // Watch even when the manifest is broken right now: fixing it triggers a rebuild.
-        let manifest_path = match args.manifest_path.as_deref() {
-            Some(path) if cwd.join(path).is_dir() => cwd.join(path).join(MANIFEST_NAME),
-            Some(path) => cwd.join(path),
-            None => match Manifest::find(&cwd) {
-                Some(path) => path,
-                None => {
-                    let err = Manifest::discover(&cwd, None).err();
-                    return fail(
-                        &err.unwrap_or_else(|| ProjectError::new(format!("could not find `{MANIFEST_NAME}`"))),
-                    );
-                }
-            },
+        let manifest_path = match watched_manifest(&cwd, given) {
+            Ok(path) => path,
+            Err(err) => {
+                out.error(&err);
+                return out.exit_code(true);
+            }
         };
         let result = watch::watch(&manifest_path, flags, |rebuild, took| match rebuild {
             Rebuild::Manifest(err) => {
-                print_error(err);
-                println!("sync failed ({}){WATCHING}", millis(took));
+                out.error(err);
+                out.status(&format!("sync failed ({}){WATCHING}", millis(took)));
             }
             Rebuild::Synced(run) => {
-                print_run(run, took, true);
+                report(run, took, true, out);
             }
         });
         return match result {
             Ok(()) => ExitCode::SUCCESS,
-            Err(err) => fail(&err),
+            Err(err) => {
+                out.error(&err);
+                out.exit_code(true)
+            }
         };
     }
-    let manifest = match Manifest::discover(&cwd, args.manifest_path.as_deref()) {
+    let manifest = match Manifest::discover(&cwd, given) {
         Ok(manifest) => manifest,
-        Err(err) => return fail(&err),
+        Err(err) => {
+            out.error(&err);
+            return out.exit_code(true);
+        }
     };
     let run = sync::run(manifest, flags);
-    print_run(&run, started.elapsed(), false)
+    let ok = report(&run, started.elapsed(), false, out);
+    out.exit_code(!ok)
+}
+
+/// The manifest `--watch` watches: named, or found from `cwd` (walking up).
+fn watched_manifest(cwd: &Path, given: Option<&Path>) -> Result<PathBuf, ProjectError> {
+    match given {
+        Some(path) if cwd.join(path).is_dir() => Ok(cwd.join(path).join(MANIFEST_NAME)),
+        Some(path) => Ok(cwd.join(path)),
+        None => Manifest::find(cwd).ok_or_else(|| {
+            Manifest::discover(cwd, None)
+                .err()
+                .unwrap_or_else(|| ProjectError::new(format!("could not find `{MANIFEST_NAME}`")))
+        }),
+    }
 }
 
 /// Ends each summary line in watch mode.
@@ -79,48 +98,74 @@ fn millis(took: Duration) -> String {
     format!("{} ms", took.as_millis())
 }
 
-/// Prints diagnostics, warnings and the one-line summary of a sync; returns its exit code.
-/// In watch mode every rebuild, failed or not, ends with one summary line on stdout.
-fn print_run(run: &SyncRun, took: Duration, watching: bool) -> ExitCode {
+/// Prints diagnostics, warnings and the one-line summary of a sync; whether it succeeded.
+/// In watch mode every rebuild, failed or not, ends with one summary line.
+fn report(run: &SyncRun, took: Duration, watching: bool, out: &Output) -> bool {
     let failed_line = || {
         if watching {
-            println!("sync failed ({}){WATCHING}", millis(took));
+            out.status(&format!("sync failed ({}){WATCHING}", millis(took)));
         }
     };
     match &run.result {
         Ok(outcome) => {
-            print_reports(&outcome.reports);
-            print_warnings(&outcome.warnings);
+            print_reports(&outcome.reports, out);
+            for warning in &outcome.warnings {
+                out.warning(warning);
+            }
+            for (verb, files) in [
+                ("wrote", &outcome.written),
+                ("left", &outcome.left),
+                ("removed", &outcome.removed),
+            ] {
+                for file in files {
+                    out.detail(&format!("  {verb} {file}"));
+                }
+            }
+            if outcome.lockfile_written {
+                out.detail("  wrote blinkblox.lock");
+            }
             let tail = if watching { WATCHING } else { "" };
-            println!("{}{tail}", summary(outcome, took));
-            ExitCode::SUCCESS
+            out.status(&format!("{}{tail}", summary(outcome, took)));
+            if out.denied() && !watching {
+                out.error_text(
+                    &format!("{} warning(s) and `--deny-warnings` is set", out.warning_count()),
+                    None,
+                );
+                return false;
+            }
+            true
         }
         Err(SyncError::Project(err)) => {
-            print_error(err);
+            out.error(err);
             failed_line();
-            ExitCode::from(EXIT_USER_ERROR)
+            false
         }
         Err(SyncError::Schemas {
             reports,
             failed,
             warnings,
         }) => {
-            print_reports(reports);
-            print_warnings(warnings);
+            print_reports(reports, out);
+            for warning in warnings {
+                out.warning(warning);
+            }
             let noun = if *failed == 1 { "schema has" } else { "schemas have" };
-            eprintln!("error: {failed} {noun} errors; nothing was written");
+            out.error_text(&format!("{failed} {noun} errors; nothing was written"), None);
             failed_line();
-            ExitCode::from(EXIT_USER_ERROR)
+            false
         }
         Err(SyncError::Locked { problems, frozen }) => {
             let flag = if *frozen { "--frozen" } else { "--locked" };
-            eprintln!("error: `blinkblox sync {flag}`: the generated files are not up to date");
-            for problem in problems {
-                eprintln!("  - {problem}");
-            }
-            eprintln!("  = help: run `blinkblox sync` and commit blinkblox.lock with the generated files");
+            let list: Vec<String> = problems.iter().map(|problem| format!("\n  - {problem}")).collect();
+            out.error_text(
+                &format!(
+                    "`blinkblox sync {flag}`: the generated files are not up to date{}",
+                    list.concat()
+                ),
+                Some("run `blinkblox sync` and commit blinkblox.lock with the generated files"),
+            );
             failed_line();
-            ExitCode::from(EXIT_USER_ERROR)
+            false
         }
     }
 }
@@ -143,24 +188,8 @@ fn summary(outcome: &SyncOutcome, took: Duration) -> String {
     format!("synced {schemas}: {} ({})", parts.join(", "), millis(took))
 }
 
-fn print_reports(reports: &[SchemaReport]) {
-    let color = render::color_wanted();
+fn print_reports(reports: &[SchemaReport], out: &Output) {
     for report in reports {
-        eprint!("{}", render::render_all(&report.diagnostics, &report.sources, color));
+        out.diagnostics(&report.diagnostics, &report.sources);
     }
-}
-
-fn print_warnings(warnings: &[String]) {
-    for warning in warnings {
-        eprintln!("warning: {warning}");
-    }
-}
-
-fn print_error(err: &ProjectError) {
-    eprintln!("error: {err}");
-}
-
-fn fail(err: &ProjectError) -> ExitCode {
-    print_error(err);
-    ExitCode::from(EXIT_USER_ERROR)
 }

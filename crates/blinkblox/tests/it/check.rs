@@ -30,12 +30,14 @@ fn invalid_schema_exits_one_with_rendered_errors() {
         .args(["check", INVALID])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("error[E3001]: unknown type `Unknown`"))
-        .stdout(predicate::str::contains(
+        // Diagnostics on stderr, as rustc prints them; the result on stdout.
+        .stderr(predicate::str::contains("error[E3001]: unknown type `Unknown`"))
+        .stderr(predicate::str::contains(
             " --> tests/fixtures/schema/invalid/multiple_errors.blink:2:10",
         ))
         .stdout(predicate::str::contains("checked 1 schema: 7 errors, 0 warnings"))
-        .stdout(predicate::str::contains("\u{1b}[").not());
+        .stdout(predicate::str::contains("error[").not())
+        .stderr(predicate::str::contains("\u{1b}[").not());
 }
 
 #[test]
@@ -112,7 +114,7 @@ fn no_paths_checks_every_schema_under_the_current_folder() {
         .arg("check")
         .assert()
         .code(1)
-        .stdout(predicate::str::contains(" --> net/sub/b.blink:1:10"))
+        .stderr(predicate::str::contains(" --> net/sub/b.blink:1:10"))
         .stdout(predicate::str::contains("checked 2 schemas: 1 error, 0 warnings"));
 }
 
@@ -135,7 +137,8 @@ fn shared_imports_are_reported_once() {
     std::fs::write(dir.path().join("b.blink"), "import \"./shared\"\n").expect("write");
     let output = blinkblox().current_dir(dir.path()).arg("check").output().expect("runs");
     let stdout = String::from_utf8(output.stdout).expect("UTF-8");
-    assert_eq!(stdout.matches("error[E3001]").count(), 1, "{stdout}");
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert_eq!(stderr.matches("error[E3001]").count(), 1, "{stderr}");
     assert!(stdout.contains("checked 3 schemas: 1 error, 0 warnings"), "{stdout}");
 }
 

@@ -11,6 +11,7 @@ mod check;
 mod check_manifest;
 mod common;
 mod compile;
+mod conventions;
 mod example_runs;
 mod package_errors;
 mod package_example;
