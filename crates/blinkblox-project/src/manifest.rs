@@ -124,6 +124,9 @@ struct RawRojo {
     project: Option<String>,
 }
 
+/// The keys that take `true` or `false`, in any table.
+const BOOLEAN_KEYS: [&str; 5] = ["types", "typescript", "allow_empty", "allow_outside_project", "private"];
+
 /// The keys each table accepts, for "valid keys are …" messages.
 const TABLE_KEYS: [(&str, &[&str]); 6] = [
     ("", &["schemas", "output", "rojo", "options", "package"]),
@@ -350,15 +353,43 @@ fn describe_toml_error(name: &str, text: &str, err: &toml::de::Error) -> Project
         .find(|(t, _)| *t == table)
         .map(|(_, keys)| keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "));
 
+    let keys: &[&str] = TABLE_KEYS
+        .iter()
+        .find(|(t, _)| *t == table)
+        .map_or(&[], |(_, keys)| keys);
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let key = rest.split('`').next().unwrap_or(rest);
-        let mut error = ProjectError::at(name, line, format!("unknown key `{key}` in {table_label}"));
+        let mut message = format!("unknown key `{key}` in {table_label}");
+        if let Some(suggestion) = blinkblox_schema::suggest::closest(key, keys.iter().copied()) {
+            message.push_str(&format!(": did you mean `{suggestion}`?"));
+        }
+        let mut error = ProjectError::at(name, line, message);
         if let Some(valid) = valid {
             error = error.with_help(format!("valid keys in {table_label} are {valid}"));
         }
         return error;
     }
     let key = key_on_line(text, span.start).unwrap_or_default();
+    // A bare word where TOML wants a quoted string, a number or a boolean (`types = yes`).
+    if message.contains("must be quoted") || message.starts_with("invalid string") {
+        let word = text[boundary(text, span.start)..]
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ']' || c == '}')
+            .next()
+            .unwrap_or_default();
+        let label = if key.is_empty() {
+            "a value".to_string()
+        } else {
+            format!("`{key}`")
+        };
+        let message = if BOOLEAN_KEYS.contains(&key.as_str()) {
+            format!("{label} takes a boolean, `true` or `false`, not `{word}`")
+        } else {
+            format!(
+                "{label} = {word}: `{word}` is not a TOML value; write a string in quotes (`\"{word}\"`), a number, `true` or `false`"
+            )
+        };
+        return ProjectError::at(name, line, message);
+    }
     if message.starts_with("invalid type") || message.starts_with("invalid value") {
         let what = if key.is_empty() {
             String::new()

@@ -54,6 +54,20 @@ fn check_output_folder(manifest: &Manifest, output_dir: &Path) -> Result<(), Pro
     Ok(())
 }
 
+/// Services whose contents never replicate to clients.
+const SERVER_ONLY_SERVICES: [&str; 2] = ["ServerScriptService", "ServerStorage"];
+
+/// A warning when the modules land where no client can require them: each schema's Client
+/// module goes with its Server module.
+fn unreachable_by_clients(instance: &str) -> Option<String> {
+    let service = instance.split('.').next()?;
+    SERVER_ONLY_SERVICES.contains(&service).then(|| {
+        format!(
+            "the generated modules go to `{instance}`, and clients cannot see {service}: no LocalScript can require the Client modules there; put `[output]` under ReplicatedStorage (e.g. `ReplicatedStorage.Shared.Net`)"
+        )
+    })
+}
+
 impl Project {
     pub fn resolve(manifest: Manifest) -> Result<Project, ProjectError> {
         let root = manifest.root.clone();
@@ -77,14 +91,15 @@ impl Project {
         let manifest_name = paths::display_relative(&manifest.path, &root);
         check_output_folder(&manifest, &output_dir)?;
         let mut warnings = Vec::new();
-        if let Some(project) = &rojo
-            && project.instance_path_of(&output_dir)?.is_none()
-        {
-            warnings.push(format!(
-                "the output folder `{}` is not inside any folder `{}` maps into the DataModel, so Rojo will not sync the generated modules; map it with a `$path` or move `[output] path` under one",
-                paths::display_relative(&output_dir, &root),
-                paths::display_relative(&project.path, &root)
-            ));
+        if let Some(project) = &rojo {
+            match project.instance_path_of(&output_dir)? {
+                None => warnings.push(format!(
+                    "the output folder `{}` is not inside any folder `{}` maps into the DataModel, so Rojo will not sync the generated modules; map it with a `$path` or move `[output] path` under one",
+                    paths::display_relative(&output_dir, &root),
+                    paths::display_relative(&project.path, &root)
+                )),
+                Some(instance) => warnings.extend(unreachable_by_clients(&instance)),
+            }
         }
         let discovery = schemas::discover(&root, &manifest.schemas)?;
         discovery.require_schemas(&manifest.schemas, &manifest_name)?;

@@ -31,11 +31,35 @@ impl RojoProject {
                         } else {
                             format!("`{so_far}`")
                         };
+                        let children: Vec<&str> = node
+                            .as_object()
+                            .map(|object| {
+                                object
+                                    .iter()
+                                    .filter(|(key, child)| !key.starts_with('$') && child.is_object())
+                                    .map(|(key, _)| key.as_str())
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        let help = match blinkblox_schema::suggest::closest(segment, children.iter().copied()) {
+                            Some(suggestion) => {
+                                let mut corrected = segments.clone();
+                                corrected[index] = suggestion;
+                                let listed: Vec<String> = children.iter().map(|child| format!("`{child}`")).collect();
+                                format!(
+                                    "did you mean `{}`? ({parent} has {})",
+                                    corrected.join("."),
+                                    listed.join(", ")
+                                )
+                            }
+                            None => "map a folder with `$path` in the project file, or use `[output] path` instead"
+                                .to_string(),
+                        };
                         return Err(ProjectError::new(format!(
                             "cannot resolve `{instance}`: {parent} in `{}` has no child `{segment}` and no `$path` folder",
                             file.display()
                         ))
-                        .with_help("map a folder with `$path` in the project file, or use `[output] path` instead"));
+                        .with_help(help));
                     }
                 }
                 Cursor::Disk(dir) => Cursor::disk(dir.join(segment), instance)?,

@@ -397,15 +397,22 @@ impl<'a> Checker<'a> {
             [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
             [] => String::new(),
         };
-        self.invalid_value_with(field, &expected, code);
+        let suggestion = match &field.value {
+            DeclValue::Literal(ast::Literal {
+                kind: LiteralKind::Ident(word),
+                ..
+            }) => crate::suggest::closest(word, choices.iter().map(|(name, _)| *name)),
+            _ => None,
+        };
+        self.invalid_value_with(field, &expected, code, suggestion);
         None
     }
 
     fn invalid_value(&mut self, field: &DeclField, expected: &str) {
-        self.invalid_value_with(field, expected, codes::INVALID_FIELD_VALUE);
+        self.invalid_value_with(field, expected, codes::INVALID_FIELD_VALUE, None);
     }
 
-    fn invalid_value_with(&mut self, field: &DeclField, expected: &str, code: &'static str) {
+    fn invalid_value_with(&mut self, field: &DeclField, expected: &str, code: &'static str, suggestion: Option<&str>) {
         let key = &field.key.text;
         let mut diagnostic = Diagnostic::error(
             code,
@@ -420,6 +427,9 @@ impl<'a> Checker<'a> {
             && word == "Both"
         {
             diagnostic = diagnostic.with_note("declare two events, one from each side");
+        }
+        if let Some(suggestion) = suggestion {
+            diagnostic = diagnostic.with_note(format!("did you mean `{suggestion}`?"));
         }
         self.report(diagnostic);
     }

@@ -124,7 +124,7 @@ impl Checker<'_> {
         } else {
             self.default_spans.insert(canonical, item.span);
         }
-        let Some(value) = self.option_value(canonical, kind, &item.value) else {
+        let Some(value) = self.option_value(canonical, kind, &item.value, from_schema) else {
             return;
         };
         let options: &mut Options = &mut self.options;
@@ -156,7 +156,13 @@ impl Checker<'_> {
         }
     }
 
-    fn option_value(&mut self, name: &str, kind: ValueKind, literal: &ast::Literal) -> Option<Value> {
+    fn option_value(
+        &mut self,
+        name: &str,
+        kind: ValueKind,
+        literal: &ast::Literal,
+        from_schema: bool,
+    ) -> Option<Value> {
         let value = match (kind, &literal.kind) {
             (ValueKind::Text, LiteralKind::String(text)) => Value::Text(text.clone()),
             (ValueKind::Flag, LiteralKind::Bool(flag)) => Value::Flag(*flag),
@@ -170,7 +176,7 @@ impl Checker<'_> {
                     "pascal" => Value::Casing(Casing::Pascal),
                     "camel" => Value::Casing(Casing::Camel),
                     "snake" => Value::Casing(Casing::Snake),
-                    _ => return self.bad_value(name, kind, literal),
+                    _ => return self.bad_value(name, kind, literal, from_schema),
                 }
             }
             (ValueKind::Unused, LiteralKind::Bool(_)) => {
@@ -185,17 +191,25 @@ impl Checker<'_> {
                 );
                 Value::None
             }
-            _ => return self.bad_value(name, kind, literal),
+            _ => return self.bad_value(name, kind, literal, from_schema),
         };
         Some(value)
     }
 
-    fn bad_value(&mut self, name: &str, kind: ValueKind, literal: &ast::Literal) -> Option<Value> {
-        let (expected, example) = match kind {
-            ValueKind::Text => ("a string", format!("option {name} = \"…\"")),
-            ValueKind::Flag | ValueKind::Unused => ("`true` or `false`", format!("option {name} = true")),
-            ValueKind::Count => ("a whole number of at least 1", format!("option {name} = 1024")),
-            ValueKind::Casing => ("`Pascal`, `Camel` or `Snake`", format!("option {name} = Camel")),
+    /// A value the option does not take. The example is written as the value was: an
+    /// `option` line in a schema, or a key of `[options]` in blinkblox.toml for a default.
+    fn bad_value(&mut self, name: &str, kind: ValueKind, literal: &ast::Literal, from_schema: bool) -> Option<Value> {
+        let (expected, value) = match kind {
+            ValueKind::Text => ("a string", "\"…\""),
+            ValueKind::Flag | ValueKind::Unused => ("`true` or `false`", "true"),
+            ValueKind::Count => ("a whole number of at least 1", "1024"),
+            ValueKind::Casing if from_schema => ("`Pascal`, `Camel` or `Snake`", "Camel"),
+            ValueKind::Casing => ("`Pascal`, `Camel` or `Snake`", "\"Camel\""),
+        };
+        let example = if from_schema {
+            format!("option {name} = {value}")
+        } else {
+            format!("{name} = {value}` under `[options]")
         };
         let found = match &literal.kind {
             LiteralKind::String(_) => "a string".to_string(),

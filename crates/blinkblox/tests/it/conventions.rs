@@ -294,3 +294,56 @@ fn compile_watch_compiles_again_when_the_schema_changes() {
         "compile --watch wrote the first and then the edited schema's modules"
     );
 }
+
+#[test]
+fn a_typo_where_a_closed_set_is_expected_gets_a_suggestion() {
+    let (_temp, dir) = project("event Hit { From: Client, Type: Reliabel, Call: SingleSync, Data: u8 }\n");
+    let schema = run(&dir, &["check"], &[]);
+    assert!(schema.stderr.contains("did you mean `Reliable`?"), "{}", schema.stderr);
+
+    let manifest_says = |manifest: &str| {
+        std::fs::write(dir.join("blinkblox.toml"), manifest).expect("write");
+        std::fs::write(dir.join("net/a.blink"), EVENT).expect("write");
+        let result = run(&dir, &["sync"], &[]);
+        assert_eq!(result.code, 1, "{manifest}");
+        result.stderr
+    };
+    let key = manifest_says(&format!("{MANIFEST}type = true\n"));
+    assert!(
+        key.contains("unknown key `type` in [output]: did you mean `types`?"),
+        "{key}"
+    );
+    let boolean = manifest_says(&format!("{MANIFEST}types = yes\n"));
+    assert!(
+        boolean.contains("`types` takes a boolean, `true` or `false`, not `yes`"),
+        "{boolean}"
+    );
+    let option = manifest_says(&format!("{MANIFEST}\n[options]\nMaxPacketSize = \"big\"\n"));
+    assert!(
+        option.contains("`MaxPacketSize = 1024` under `[options]`"),
+        "TOML, not schema syntax: {option}"
+    );
+    assert!(!option.contains("option MaxPacketSize"), "{option}");
+
+    std::fs::write(
+        dir.join("default.project.json"),
+        r#"{ "name": "g", "tree": { "$className": "DataModel",
+            "ReplicatedStorage": { "Shared": { "$path": "src/shared" } },
+            "ServerScriptService": { "$path": "src/server" } } }"#,
+    )
+    .expect("write");
+    std::fs::create_dir_all(dir.join("src/shared")).expect("mkdir");
+    std::fs::create_dir_all(dir.join("src/server")).expect("mkdir");
+    let instance = |path: &str| format!("[schemas]\ninclude = [\"net/*.blink\"]\n\n[output]\ninstance = \"{path}\"\n");
+    let rojo = manifest_says(&instance("ReplicatedStorge.Shared.Net"));
+    assert!(rojo.contains("did you mean `ReplicatedStorage.Shared.Net`?"), "{rojo}");
+
+    std::fs::write(dir.join("blinkblox.toml"), instance("ServerScriptService.Net")).expect("write");
+    let server_only = run(&dir, &["sync"], &[]);
+    assert_eq!(server_only.code, 0, "{}", server_only.stderr);
+    assert!(
+        server_only.stderr.contains("clients cannot see ServerScriptService"),
+        "{}",
+        server_only.stderr
+    );
+}
