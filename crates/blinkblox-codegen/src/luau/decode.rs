@@ -177,7 +177,9 @@ impl<'a> ModuleGen<'a> {
                 leaf.middle("else");
                 let mut packed = vec!["CallId".to_string()];
                 packed.extend(values.iter().cloned());
-                // A full queue dropped it: it no longer waits.
+                // A player has at most MAX_PENDING_INVOCATIONS waiting, fewer than its share
+                // of the queue (PLAYER_QUEUE_LIMIT), so the queue always takes it; were it
+                // refused, it would no longer be waiting.
                 leaf.line(format!(
                     "if not Push(FunctionQueues[{slot}], {player}, table.pack({})) then EndInvocation(Player) end",
                     packed.join(", ")

@@ -38,6 +38,10 @@ impl ModuleGen<'_> {
                 self.members.read
             ));
             b.line(format!(
+                "{} = function(Input: unknown, Instances: unknown): (boolean, any) return TryReadExported(Reader, Input, Instances) end,",
+                self.members.try_read
+            ));
+            b.line(format!(
                 "{} = function(Value: {luau}): (buffer, {{ any }}) return WriteExported(Writer, Value) end,",
                 self.members.write
             ));
@@ -49,6 +53,12 @@ impl ModuleGen<'_> {
                     self.members.read,
                     string_literal(&flat),
                     self.members.read
+                ),
+                format!(
+                    "{} = Exports[{}].{},",
+                    self.members.try_read,
+                    string_literal(&flat),
+                    self.members.try_read
                 ),
                 format!(
                     "{} = Exports[{}].{},",

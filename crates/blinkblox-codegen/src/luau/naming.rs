@@ -21,6 +21,8 @@ pub struct Members {
     pub iter: &'static str,
     pub next: &'static str,
     pub read: &'static str,
+    /// `Read` that returns `false, reason` instead of raising an error.
+    pub try_read: &'static str,
     pub write: &'static str,
     pub step_replication: &'static str,
     /// Server: connects the drop hook (packets a client sent that failed the checks).
@@ -41,6 +43,7 @@ impl Members {
             iter: casing.pick("Iter", "iter", "iter"),
             next: casing.pick("Next", "next", "next"),
             read: casing.pick("Read", "read", "read"),
+            try_read: casing.pick("TryRead", "tryRead", "try_read"),
             write: casing.pick("Write", "write", "write"),
             step_replication: casing.pick("StepReplication", "stepReplication", "step_replication"),
             on_drop: casing.pick("OnDrop", "onDrop", "on_drop"),

@@ -227,7 +227,8 @@ fn optional(ty: &str) -> String {
     }
 }
 
-/// `Read(input, instances?) -> T` and `Write(value) -> (buffer, instances)`.
+/// `Read(input, instances?) -> T`, `TryRead(input, instances?) -> (true, T) | (false, reason)`
+/// and `Write(value) -> (buffer, instances)`.
 fn export_members(ts: &TsTypes, m: &Members, decl: &TypeDecl) -> Vec<(String, String)> {
     let name = type_alias_name(&decl.luau_name());
     let buffer = ts.global("buffer");
@@ -236,6 +237,13 @@ fn export_members(ts: &TsTypes, m: &Members, decl: &TypeDecl) -> Vec<(String, St
         (
             m.read.to_string(),
             format!("(input: {buffer}, instances?: {array}<unknown>) => {name}"),
+        ),
+        (
+            m.try_read.to_string(),
+            format!(
+                "(input: unknown, instances?: unknown) => {}",
+                ts.tuple(&["true".to_string(), name.clone()])
+            ) + &format!(" | {}", ts.tuple(&["false".to_string(), "string".to_string()])),
         ),
         (
             m.write.to_string(),

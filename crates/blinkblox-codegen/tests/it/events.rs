@@ -534,6 +534,18 @@ fn exported_types_read_what_they_write() {
             shared.assertEqual(Net.Shop.Kind.Read((Net.Shop.Kind.Write("Food"))), "Food", "Kind")
             local ok = pcall(Net.Item.Read, buffer.create(1))
             assert(not ok, "a truncated buffer is refused")
+            -- TryRead never raises: bytes a client sent, or anything else, give false and why.
+            local good, read = Net.Item.TryRead(data, instances)
+            assert(good == true, "TryRead of valid bytes")
+            shared.assertEqual(read, item, "TryRead's value")
+            for _, input in { buffer.create(1), buffer.fromstring("\255\255\255\255\255"), "text", nil, 5 } do
+                local fine, reason = Net.Item.TryRead(input)
+                assert(fine == false and type(reason) == "string", `TryRead({typeof(input)}) gives false, a reason`)
+            end
+            local extra = buffer.create(buffer.len(data) + 1)
+            buffer.copy(extra, 0, data)
+            local fine, reason = Net.Item.TryRead(extra, instances)
+            assert(not fine and string.find(reason, "more bytes than the value"), reason)
             "#,
         )
         .expect("server exports");
@@ -690,13 +702,18 @@ fn unreliable_events_over_max_unreliable_size_are_dropped_with_one_warning() {
 
 #[test]
 fn a_queue_nobody_drains_stops_at_its_limit() {
-    let modules = compile("event E { From: Client, Type: Reliable, Call: ManySync, Data: u16 }");
+    let modules = compile(
+        "event E { From: Client, Type: Reliable, Call: ManySync, Data: u16 }\nevent S { From: Server, Type: Reliable, Call: ManySync, Data: u16 }",
+    );
     let mut sim = start(&modules, Mode::Native, 1);
     client_exec(
         &sim,
         0,
         "local Net = require('Net') for i = 1, 5000 do Net.E.Fire(i) end",
     );
+    sim.server()
+        .exec("local Net = require('Net') for i = 1, 5000 do Net.S.FireAll(i) end")
+        .expect("fire");
     sim.steps(2).expect("steps");
     sim.server()
         .exec("shared.Got = {} require('Net').E.On(function(_, v) table.insert(shared.Got, v) end)")
@@ -704,10 +721,33 @@ fn a_queue_nobody_drains_stops_at_its_limit() {
     let got: Vec<u16> = server_eval(&sim, "return shared.Got");
     assert_eq!(
         got,
-        (1..=4096).collect::<Vec<u16>>(),
-        "the oldest 4096 are kept, in order"
+        (1..=256).collect::<Vec<u16>>(),
+        "the server keeps a player's oldest 256, in order"
     );
     let warnings = sim.server().warnings();
+    assert_eq!(
+        warnings.iter().filter(|w| w.contains("QueueFull")).count(),
+        1,
+        "the first drop is printed, the rest counted: {warnings:?}"
+    );
+    let dropped: u32 = server_eval(
+        &sim,
+        "return require('Net').GetDropCounts(game:GetService('Players'):GetPlayers()[1]).QueueFull",
+    );
+    assert_eq!(dropped, 5000 - 256);
+
+    client_exec(
+        &sim,
+        0,
+        "shared.Got = {} require('Net').S.On(function(v) table.insert(shared.Got, v) end)",
+    );
+    let got: Vec<u16> = sim.client(0).expect("client").eval("return shared.Got").expect("got");
+    assert_eq!(
+        got,
+        (1..=4096).collect::<Vec<u16>>(),
+        "a client keeps the server's oldest 4096"
+    );
+    let warnings = sim.client(0).expect("client").warnings();
     assert_eq!(
         warnings.iter().filter(|w| w.contains("waiting for a listener")).count(),
         1,

@@ -15,6 +15,7 @@ mod roundtrip;
 mod security_attacks;
 mod security_limits;
 mod security_measure;
+mod security_queues;
 mod security_support;
 mod send_path;
 mod streams;
