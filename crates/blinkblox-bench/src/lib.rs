@@ -20,6 +20,7 @@ pub mod lock;
 pub mod patch;
 pub mod place;
 pub mod report;
+pub mod requirement;
 pub mod resolve;
 pub mod run;
 pub mod run_bounds;
