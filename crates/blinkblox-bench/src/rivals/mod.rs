@@ -1,35 +1,34 @@
-//! The Rivals benches: the seed page's crowd, unreliable and Instance scenarios on every tool.
+//! The Rivals benches: the crowd, unreliable and Instance scenarios on every tool.
 //! Broadcast, UnreliableInput (and BlinkBlox's BatchUnreliable variant), Instances,
 //! WorldState, SelfState and, for the code generators, ManyEvents.
 //!
 //! The Luau half is `benchmark/harness/rivals.luau` (the values, the frame's loop, the timing
 //! and the receivers' checks, shared by every tool) and one adapter per tool in
 //! `benchmark/harness/rivals/<tool>.luau` (the calls that tool makes, and which scenarios it
-//! cannot run and why). This file runs the rows of a scenario side by side, in turns of fresh
-//! [`Simulation`]s as the runtime benches do, and drives each turn with the Scenarios' frame
-//! loop ([`drive_into`]): the same clock, the same decode per receiver, the same remote calls
-//! summed over every player reached.
+//! cannot run and why). The rows of a scenario run side by side, in turns of fresh
+//! simulations as the runtime benches do, each turn driven by the Scenarios' frame loop
+//! ([`crate::scenarios::drive`]): the same clock, the same decode per receiver, the same
+//! remote calls summed over every player reached.
 //!
-//! BlinkBlox runs on the Scenarios' modules (`definitions/Scenarios.blink`); Blink 0.18 on
-//! what its own compiler makes of `definitions/Scenarios.upstream.blink` and of the
-//! 128-declaration schema in its dialect; the runtime libraries are mounted from their source
+//! Each tool's code is what its [`Competitor::rivals_code`] makes: BlinkBlox's modules for
+//! `definitions/Scenarios.blink`, Blink's and zap's from their own compilers on the same
+//! scenarios and the many declarations in their languages, a runtime library's source mounted
 //! as in the runtime benches.
 
-use std::path::{Path, PathBuf};
+pub mod harness;
+pub mod turn;
+
 use std::time::Instant;
 
+use harness::{RivalsHarness, unsupported};
+use turn::{RivalRun, run_turn};
+
 use crate::BenchError;
-use crate::library::{Library, load_tool_library};
-use crate::run::{CLIENT_SETUP_STEPS, RuntimeTool, client_setup_timed_out, install_clock, mount_library, read};
-use crate::run_compiler::many_declarations_schema_for_blink;
-use crate::run_row::{TURN_FRAMES, take_turns};
-use crate::run_scenarios::{
-    Direction, Flush, ScenarioFigures, ScenarioHarness, ScenarioSamples, ScenarioSpec, Schema, drive_into,
-    empty_frame_cost, lua_error, spec,
-};
-use crate::run_upstream::compile_upstream;
-use crate::run_zap::{compile_with_zap, find_zap};
-use blinkblox_luau::{Mode, Simulation, TimingClock};
+use crate::competitors::{Competitor, Context};
+use crate::scenarios::drive::{ScenarioFigures, ScenarioSamples};
+use crate::scenarios::spec::{ScenarioSpec, spec};
+use crate::turns::{TURN_FRAMES, take_turns};
+use blinkblox_luau::Mode;
 
 /// The Rivals scenarios, in the order the table shows them.
 pub const RIVALS: [&str; 7] = [
@@ -41,16 +40,6 @@ pub const RIVALS: [&str; 7] = [
     "SelfState",
     "ManyEvents",
 ];
-
-/// The number of declarations ManyEvents spreads its events over.
-const DECLARATIONS: usize = 128;
-
-/// Whether a tool takes part in the Rivals (the hand-written floor and plain remotes do not:
-/// the floor covers the runtime benches' events only, and plain remotes are the runtime
-/// benches' baseline).
-pub fn is_rival(tool: RuntimeTool) -> bool {
-    !matches!(tool, RuntimeTool::Handwritten | RuntimeTool::Roblox)
-}
 
 /// What one (scenario, tool, mode) row came to.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,260 +53,9 @@ pub enum RivalOutcome {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RivalRow {
     pub scenario: &'static str,
-    pub tool: RuntimeTool,
+    pub tool: &'static dyn Competitor,
     pub mode: Mode,
     pub outcome: RivalOutcome,
-}
-
-/// A code generator's modules: for the Scenarios schema and for the 128 declarations, or why
-/// there are none.
-struct Generated {
-    tool: RuntimeTool,
-    scenarios: Result<(String, String), String>,
-    many: Result<(String, String), String>,
-}
-
-/// The Rivals harness: the shared driver, the adapters, and each tool's modules or library.
-pub struct RivalsHarness {
-    driver: String,
-    adapters: Vec<(RuntimeTool, String)>,
-    blinkblox: ScenarioHarness,
-    generated: Vec<Generated>,
-    libraries: Vec<(RuntimeTool, Library)>,
-}
-
-fn adapter_path(bench_dir: &Path, tool: RuntimeTool) -> std::path::PathBuf {
-    bench_dir
-        .join("harness")
-        .join("rivals")
-        .join(format!("{}.luau", tool.key()))
-}
-
-impl RivalsHarness {
-    /// Reads the driver and the adapters of `tools` and compiles BlinkBlox's modules. A tool
-    /// without an adapter file is left out; [`has_adapter`](Self::has_adapter) says which.
-    pub fn load(bench_dir: &Path, tools: &[RuntimeTool]) -> Result<RivalsHarness, BenchError> {
-        let mut adapters = Vec::new();
-        for &tool in tools {
-            let path = adapter_path(bench_dir, tool);
-            if path.is_file() {
-                adapters.push((tool, read(&path)?));
-            }
-        }
-        Ok(RivalsHarness {
-            driver: read(&bench_dir.join("harness").join("rivals.luau"))?,
-            adapters,
-            blinkblox: ScenarioHarness::load(bench_dir)?,
-            generated: Vec::new(),
-            libraries: Vec::new(),
-        })
-    }
-
-    pub fn has_adapter(&self, tool: RuntimeTool) -> bool {
-        self.adapters.iter().any(|(candidate, _)| *candidate == tool)
-    }
-
-    /// Compiles Blink's modules with its own compiler from `upstream_dir`: Scenarios.upstream.blink
-    /// and the 128 declarations in its dialect, sent by the server. A failure fails those rows.
-    pub fn add_upstream(&mut self, bench_dir: &Path, upstream_dir: &Path) -> Result<(), BenchError> {
-        let driver = read(&bench_dir.join("harness").join("upstream.luau"))?;
-        let schema = read(&bench_dir.join("definitions").join("Scenarios.upstream.blink"))?;
-        let many = many_declarations_schema_for_blink(DECLARATIONS).replace("From: Client", "From: Server");
-        let compile = |text: &str| compile_upstream(upstream_dir, &driver, text).map_err(|err| err.to_string());
-        self.add_generated(RuntimeTool::Upstream, compile(&schema), compile(&many));
-        Ok(())
-    }
-
-    /// Compiles zap's modules with its `binary`: Scenarios.zap and the 128 declarations in its
-    /// language, sent by the server. A failure fails those rows.
-    pub fn add_zap(&mut self, bench_dir: &Path, binary: &Path) -> Result<(), BenchError> {
-        let schema = read(&bench_dir.join("definitions").join("Scenarios.zap"))?;
-        let compile = |text: &str| compile_with_zap(binary, text).map_err(|err| err.to_string());
-        self.add_generated(
-            RuntimeTool::Zap,
-            compile(&schema),
-            compile(&many_declarations_schema_for_zap(DECLARATIONS)),
-        );
-        Ok(())
-    }
-
-    /// Adds (or replaces) a code generator's modules for the Scenarios schema and for the 128
-    /// declarations.
-    pub fn add_generated(
-        &mut self,
-        tool: RuntimeTool,
-        scenarios: Result<(String, String), String>,
-        many: Result<(String, String), String>,
-    ) {
-        self.generated.retain(|generated| generated.tool != tool);
-        self.generated.push(Generated { tool, scenarios, many });
-    }
-
-    /// Adds (or replaces) the source a runtime library's rows mount.
-    pub fn add_library(&mut self, tool: RuntimeTool, library: Library) {
-        self.libraries.retain(|(candidate, _)| *candidate != tool);
-        self.libraries.push((tool, library));
-    }
-
-    fn adapter(&self, tool: RuntimeTool) -> Option<&str> {
-        self.adapters
-            .iter()
-            .find(|(candidate, _)| *candidate == tool)
-            .map(|(_, source)| source.as_str())
-    }
-
-    /// The Server and Client modules a tool runs for `schema` (none for a library).
-    fn modules(&self, tool: RuntimeTool, schema: Schema) -> Result<Option<&(String, String)>, String> {
-        if tool == RuntimeTool::Blink {
-            return Ok(Some(self.blinkblox.modules(schema)));
-        }
-        if let Some(generated) = self.generated.iter().find(|generated| generated.tool == tool) {
-            let modules = match schema {
-                Schema::Scenarios => &generated.scenarios,
-                Schema::ManyDeclarations => &generated.many,
-                Schema::ScenariosBatched => {
-                    return Err(format!("{} has no BatchUnreliable modules", tool.display()));
-                }
-            };
-            return modules.as_ref().map(Some).map_err(Clone::clone);
-        }
-        if tool.is_library() {
-            return Ok(None);
-        }
-        Err(format!("{}'s modules were not compiled for the Rivals", tool.display()))
-    }
-}
-
-/// The 128-declaration schema of ManyEvents in zap 0.6's language, sent by the server: the
-/// same data as [`crate::run_compiler::many_declarations_schema_from`], except that an
-/// event carries one value in zap, so the (u16, string) declarations take a struct.
-pub fn many_declarations_schema_for_zap(count: usize) -> String {
-    let mut text = String::from(
-        "opt server_output = \"network/Server.luau\"\nopt client_output = \"network/Client.luau\"\n\
-         opt remote_scope = \"MANY\"\nopt manual_event_loop = true\nopt casing = \"PascalCase\"\n\n\
-         type Unit = struct {\n\tid: u16,\n\tposition: Vector3,\n\thealth: u8,\n\talive: boolean,\n}\n\n\
-         type Pair = struct {\n\tnumber: u16,\n\ttext: string(0..32),\n}\n\n",
-    );
-    for index in 0..count {
-        let data = match index % 4 {
-            0 => "u8",
-            1 => "Unit",
-            2 => "Pair",
-            _ => "Unit[0..16]",
-        };
-        text.push_str(&format!(
-            "event Event{index} = {{\n\tfrom: Server,\n\ttype: Reliable,\n\tcall: SingleSync,\n\tdata: {data},\n}}\n\n"
-        ));
-    }
-    text
-}
-
-/// Asks the adapter, in a plain Luau state, why the tool cannot run `scenario` (None: it can).
-fn unsupported(adapter: &str, tool: RuntimeTool, scenario: &str) -> Result<Option<String>, String> {
-    let lua = mlua::Lua::new();
-    let failed = |err: mlua::Error| format!("harness/rivals/{}.luau: {err}", tool.key());
-    let table: mlua::Table = lua
-        .load(adapter)
-        .set_name(format!("=harness/rivals/{}.luau", tool.key()))
-        .eval()
-        .map_err(failed)?;
-    let function: mlua::Function = table.get("unsupported").map_err(failed)?;
-    function.call(scenario).map_err(failed)
-}
-
-/// Loads the tool, the adapter and the driver into every world and returns the function that
-/// sends one frame, once every receiver's listeners are connected.
-fn set_up(
-    sim: &mut Simulation,
-    harness: &RivalsHarness,
-    adapter: &str,
-    tool: RuntimeTool,
-    scenario: &str,
-    spec: ScenarioSpec,
-) -> Result<mlua::Function, String> {
-    let modules = harness.modules(tool, spec.schema)?;
-    let mut send_frame = None;
-    {
-        let server = sim.server();
-        let setup = lua_error("server set-up");
-        install_clock(server).map_err(&setup)?;
-        if let Some((server_module, _)) = modules {
-            server.load_module("Server", server_module).map_err(&setup)?;
-        }
-        mount_library(&harness.libraries, tool, server)?;
-        server.load_module("RivalsAdapter", adapter).map_err(&setup)?;
-        server.load_module("Rivals", &harness.driver).map_err(&setup)?;
-        match spec.direction {
-            Direction::ToPlayers => {
-                let function = server
-                    .eval(&format!("return require('Rivals').server('{scenario}')"))
-                    .map_err(&setup)?;
-                send_frame = Some(function);
-            }
-            Direction::ToServer => server
-                .exec(&format!(
-                    "shared.Received = require('Rivals').serverReceiver('{scenario}')"
-                ))
-                .map_err(&setup)?,
-        }
-    }
-    // The remotes (and a library's tree) the server made reach the clients.
-    sim.step().map_err(lua_error("replicating the remotes"))?;
-    for (index, client) in sim.clients() {
-        let setup = lua_error("client set-up");
-        install_clock(client).map_err(&setup)?;
-        if let Some((_, client_module)) = modules {
-            client.load_module("Client", client_module).map_err(&setup)?;
-        }
-        client.load_module("RivalsAdapter", adapter).map_err(&setup)?;
-        client.load_module("Rivals", &harness.driver).map_err(&setup)?;
-        // In a task thread: a library's client may wait for the server (an attribute, a
-        // handshake) before it can listen or fire, which takes simulation steps.
-        match spec.direction {
-            Direction::ToPlayers => client
-                .spawn(&format!("shared.Received = require('Rivals').client('{scenario}')"))
-                .map_err(&setup)?,
-            Direction::ToServer if index == 0 => client
-                .spawn(&format!(
-                    "shared.RivalsFrame = require('Rivals').clientSender('{scenario}')"
-                ))
-                .map_err(&setup)?,
-            Direction::ToServer => {}
-        }
-    }
-    await_clients(sim, spec)?;
-    if let Some(function) = send_frame {
-        return Ok(function);
-    }
-    let sender = sim.client(0).ok_or("no player joined to send from")?;
-    sender
-        .eval("return shared.RivalsFrame")
-        .map_err(lua_error("client set-up"))
-}
-
-/// Steps until every client's set-up thread has finished (its tally, or the sender's frame).
-fn await_clients(sim: &mut Simulation, spec: ScenarioSpec) -> Result<(), String> {
-    let probe = match spec.direction {
-        Direction::ToPlayers => "return shared.Received ~= nil",
-        Direction::ToServer => "return shared.RivalsFrame ~= nil",
-    };
-    for _ in 0..=CLIENT_SETUP_STEPS {
-        let mut ready = true;
-        for (index, client) in sim.clients() {
-            if let Some(error) = client.errors().first() {
-                return Err(format!("client set-up (player {}): {error}", index + 1));
-            }
-            if spec.direction == Direction::ToServer && index > 0 {
-                continue;
-            }
-            ready &= client.eval::<bool>(probe).map_err(lua_error("client set-up"))?;
-        }
-        if ready {
-            return Ok(());
-        }
-        sim.step().map_err(lua_error("waiting for the clients' set-up"))?;
-    }
-    Err(client_setup_timed_out(sim))
 }
 
 /// Whether `tool` can run `scenario` at all: its adapter, the scenario's spec, and the
@@ -325,7 +63,7 @@ fn await_clients(sim: &mut Simulation, spec: ScenarioSpec) -> Result<(), String>
 fn runnable<'h>(
     harness: &'h RivalsHarness,
     scenario: &str,
-    tool: RuntimeTool,
+    tool: &dyn Competitor,
 ) -> Result<(&'h str, ScenarioSpec), RivalOutcome> {
     let Some(adapter) = harness.adapter(tool) else {
         return Err(RivalOutcome::Failed(format!(
@@ -343,40 +81,13 @@ fn runnable<'h>(
     }
 }
 
-/// What a row runs: the tool's adapter and the scenario's spec.
-#[derive(Clone, Copy)]
-struct RivalRun<'h> {
-    scenario: &'h str,
-    tool: RuntimeTool,
-    mode: Mode,
-    adapter: &'h str,
-    spec: ScenarioSpec,
-}
-
-/// One turn of a row: a fresh simulation, set up, and `timed` frames driven into `samples`.
-fn run_turn(harness: &RivalsHarness, run: RivalRun, timed: u32, samples: &mut ScenarioSamples) -> Result<(), String> {
-    let mut sim = Simulation::new(run.mode, run.spec.players).map_err(lua_error("starting the simulation"))?;
-    sim.set_timing_clock(TimingClock::ThreadCpu);
-    let flush = if run.tool.is_library() {
-        Flush::OnFrameEvent {
-            empty_frame: empty_frame_cost(&mut sim, run.spec.direction)?,
-        }
-    } else {
-        Flush::WhenAsked
-    };
-    let send_frame = set_up(&mut sim, harness, run.adapter, run.tool, run.scenario, run.spec)?;
-    drive_into(&mut sim, run.spec, &send_frame, flush, timed, samples)
-}
-
-/// Runs each scenario on each tool in each mode. As in the runtime benches
-/// ([`crate::run_row`]), the tools of one scenario and mode take turns of
-/// [`TURN_FRAMES`] frames in rotation, each turn in a
-/// fresh simulation, so that neither a drift of the machine nor one slow simulation lands on
-/// a single tool. Reports progress on stderr.
+/// Runs each scenario on each tool in each mode. As in the runtime benches, the tools of one
+/// scenario and mode take turns of [`TURN_FRAMES`] frames in rotation, each turn in a fresh
+/// simulation ([`crate::turns`]). Reports progress on stderr.
 pub fn run_rivals(
     harness: &RivalsHarness,
     scenarios: &[&'static str],
-    tools: &[RuntimeTool],
+    tools: &[&'static dyn Competitor],
     modes: &[Mode],
     frames: u32,
 ) -> Vec<RivalRow> {
@@ -452,14 +163,10 @@ pub fn run_rivals(
 
 /// What the Rivals group runs, and where its tools come from.
 pub struct RivalsPlan<'a> {
-    pub bench_dir: &'a Path,
-    /// `--source NAME=PATH` folders (the libraries').
-    pub sources: &'a [(String, PathBuf)],
-    /// Blink's source, when Blink's column runs.
-    pub upstream: Option<&'a Path>,
+    pub context: &'a Context<'a>,
     pub scenarios: &'a [&'static str],
     /// The tools selected for the run; those that take no part in the Rivals are skipped.
-    pub tools: &'a [RuntimeTool],
+    pub tools: &'a [&'static dyn Competitor],
     pub modes: &'a [Mode],
     pub frames: u32,
 }
@@ -470,37 +177,24 @@ pub type NotRun = (String, String);
 /// Loads what the plan's tools need and runs the rows; returns them with the tools that could
 /// not take part and why (for the report's "Not run").
 pub fn run_rivals_group(plan: &RivalsPlan) -> Result<(Vec<RivalRow>, Vec<NotRun>), BenchError> {
-    let candidates: Vec<RuntimeTool> = plan.tools.iter().copied().filter(|tool| is_rival(*tool)).collect();
-    let mut harness = RivalsHarness::load(plan.bench_dir, &candidates)?;
+    let candidates: Vec<&'static dyn Competitor> = plan.tools.iter().copied().filter(|tool| tool.is_rival()).collect();
+    let mut harness = RivalsHarness::load(plan.context.bench_dir, &candidates)?;
     let mut tools = Vec::new();
     let mut not_run = Vec::new();
     for tool in candidates {
-        if !harness.has_adapter(tool) {
-            not_run.push((
-                format!("Rivals on {}", tool.display()),
-                format!(
-                    "no adapter for its API yet (benchmark/harness/rivals/{}.luau)",
-                    tool.key()
-                ),
-            ));
+        let why_not = if !harness.has_adapter(tool) {
+            Some(format!(
+                "no adapter for its API yet (benchmark/harness/rivals/{}.luau)",
+                tool.key()
+            ))
+        } else {
+            tool.missing(plan.context)
+        };
+        if let Some(why) = why_not {
+            not_run.push((format!("Rivals on {}", tool.name()), why));
             continue;
         }
-        if tool.is_library() {
-            harness.add_library(tool, load_tool_library(plan.bench_dir, plan.sources, tool)?);
-        } else if tool == RuntimeTool::Upstream {
-            match plan.upstream {
-                Some(dir) => harness.add_upstream(plan.bench_dir, dir)?,
-                None => continue,
-            }
-        } else if tool == RuntimeTool::Zap {
-            match find_zap(plan.bench_dir, plan.sources) {
-                Ok(binary) => harness.add_zap(plan.bench_dir, &binary)?,
-                Err(err) => {
-                    not_run.push((format!("Rivals on {}", tool.display()), err.to_string()));
-                    continue;
-                }
-            }
-        }
+        harness.add(tool, tool.rivals_code(plan.context)?);
         tools.push(tool);
     }
     let rows = run_rivals(&harness, plan.scenarios, &tools, plan.modes, plan.frames);
@@ -510,9 +204,14 @@ pub fn run_rivals_group(plan: &RivalsPlan) -> Result<(Vec<RivalRow>, Vec<NotRun>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::competitors::{ALL, BLINK, BLINKBLOX, from_key};
 
     fn bench_dir() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmark")
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmark")
+    }
+
+    fn tool(key: &str) -> &'static dyn Competitor {
+        from_key(key).unwrap_or_else(|| panic!("no competitor `{key}`"))
     }
 
     #[test]
@@ -524,55 +223,38 @@ mod tests {
 
     #[test]
     fn every_adapter_answers_for_every_scenario_and_packet_has_no_unreliable_channel() {
-        let tools: Vec<RuntimeTool> = RuntimeTool::ALL.into_iter().filter(|tool| is_rival(*tool)).collect();
+        let tools: Vec<&'static dyn Competitor> = ALL.into_iter().filter(|tool| tool.is_rival()).collect();
         let harness = RivalsHarness::load(&bench_dir(), &tools).expect("the Rivals harness loads");
         for tool in [
-            RuntimeTool::Blink,
-            RuntimeTool::Upstream,
-            RuntimeTool::ByteNet,
-            RuntimeTool::Packet,
-            RuntimeTool::QuickNet,
-            RuntimeTool::Warp,
+            BLINKBLOX,
+            BLINK,
+            tool("bytenet"),
+            tool("packet"),
+            tool("quicknet"),
+            tool("warp"),
         ] {
             let adapter = harness.adapter(tool).expect("an adapter for every rival");
             for scenario in RIVALS {
                 unsupported(adapter, tool, scenario).unwrap_or_else(|err| panic!("{scenario}: {err}"));
             }
         }
-        let packet = harness.adapter(RuntimeTool::Packet).expect("Packet's adapter");
+        let packet = tool("packet");
+        let adapter = harness.adapter(packet).expect("Packet's adapter");
         for scenario in ["UnreliableInput", "WorldState", "SelfState"] {
             assert_eq!(
-                unsupported(packet, RuntimeTool::Packet, scenario),
+                unsupported(adapter, packet, scenario),
                 Ok(Some("no unreliable channel".to_string()))
             );
         }
-        let blink = harness.adapter(RuntimeTool::Blink).expect("BlinkBlox's adapter");
-        assert_eq!(unsupported(blink, RuntimeTool::Blink, "ManyEvents"), Ok(None));
-    }
-
-    #[test]
-    fn zaps_many_events_schema_has_the_same_shapes_sent_by_the_server() {
-        let schema = many_declarations_schema_for_zap(8);
-        assert_eq!(schema.matches("event Event").count(), 8);
-        assert_eq!(schema.matches("\tfrom: Server,").count(), 8);
-        // (u16, string) becomes a struct in zap, one value an event.
-        assert_eq!(schema.matches("\tdata: Pair,").count(), 2);
-        assert!(schema.contains(
-            "event Event7 = {\n\tfrom: Server,\n\ttype: Reliable,\n\tcall: SingleSync,\n\tdata: Unit[0..16],\n}"
-        ));
-        assert!(schema.contains("opt manual_event_loop = true"));
+        let blinkblox = harness.adapter(BLINKBLOX).expect("BlinkBlox's adapter");
+        assert_eq!(unsupported(blinkblox, BLINKBLOX, "ManyEvents"), Ok(None));
     }
 
     #[test]
     fn a_library_that_is_not_installed_fails_its_row_with_the_fix() {
-        let harness = RivalsHarness::load(&bench_dir(), &[RuntimeTool::ByteNet]).expect("loads");
-        let rows = run_rivals(
-            &harness,
-            &["Broadcast"],
-            &[RuntimeTool::ByteNet],
-            &[Mode::Interpreted],
-            1,
-        );
+        let bytenet = tool("bytenet");
+        let harness = RivalsHarness::load(&bench_dir(), &[bytenet]).expect("loads");
+        let rows = run_rivals(&harness, &["Broadcast"], &[bytenet], &[Mode::Interpreted], 1);
         let [
             RivalRow {
                 outcome: RivalOutcome::Failed(err),
