@@ -1,37 +1,46 @@
-//! `blinkblox bench`: the competitors the benchmark compares against, and getting them onto disk.
+//! `blinkblox bench`: the competitors the benchmark compares against, getting them onto disk,
+//! and running them side by side in the embedded Luau VM.
 //!
-//! The download half lives here: [`tools`] reads `benchmark/tools.toml`, [`resolve`] turns a
-//! declared source (Wally package, GitHub archive, GitHub release asset, local folder) into a
-//! concrete version and URL, [`download`] fetches it over HTTP with retries and a sha256,
-//! [`unpack`] extracts zips and tarballs without letting any entry escape, [`patch`] applies the
-//! text substitutions that lift each library's limits, [`lock`] reads and writes
-//! `benchmark/tools.lock`, and [`install`] ties them together so that a failure never leaves a
-//! half-written tool in `benchmark/`.
+//! The download half: [`tools`] reads `benchmark/tools.toml`, [`resolve`] turns a declared
+//! source (Wally package, GitHub archive, GitHub release asset, local folder) into a concrete
+//! version and URL ([`requirement`] matches Wally's version requirements), [`download`] fetches
+//! it over HTTP with retries and a sha256, [`unpack`] extracts zips and tarballs without letting
+//! any entry escape, [`patch`] applies the text substitutions that lift each library's limits,
+//! [`lock`] reads and writes `benchmark/tools.lock`, and [`install`] ties them together so that
+//! a failure never leaves a half-written tool in `benchmark/`.
 //!
-//! The runner half: [`run`] loads the Luau harness of `benchmark/harness/` for the runtime
-//! benches and [`run_row`] runs their rows side by side, [`run_compiler`] times the compiler,
-//! [`run_suite`] picks what to run from the filters and [`report`] writes
+//! The competitors: [`competitors`] holds one file per tool behind the
+//! [`Competitor`](competitors::Competitor) trait, which says how its modules are made (by
+//! this checkout's compiler, by Blink's compiler run from source, by zap's binary) or its
+//! library mounted ([`library`]), and everything else the runners and the report ask of it.
+//!
+//! The runner half: [`runtime`] runs the runtime benches of `benchmark/harness/`,
+//! [`scenarios`] BlinkBlox's Scenarios, [`rivals`] the scenarios on every tool,
+//! [`performance`] times the compilers, all in [`turns`] where rows run side by side;
+//! [`suite`] picks what to run from the filters and [`report`] writes
 //! `benchmark/Benchmarks.md`; [`place`] builds the Studio place.
 
+pub mod competitors;
+pub mod compiler_process;
 pub mod download;
 pub mod install;
 pub mod library;
 pub mod lock;
+pub mod many_declarations;
 pub mod patch;
+pub mod performance;
 pub mod place;
 pub mod report;
+pub mod requirement;
 pub mod resolve;
-pub mod run;
-pub mod run_bounds;
-pub mod run_compiler;
-pub mod run_release;
-pub mod run_rivals;
-pub mod run_row;
-pub mod run_scenarios;
-pub mod run_suite;
-pub mod run_upstream;
-pub mod run_zap;
+pub mod rivals;
+pub mod runtime;
+pub mod scenarios;
+pub mod simulation;
+pub mod stats;
+pub mod suite;
 pub mod tools;
+pub mod turns;
 pub mod unpack;
 
 use std::fmt;
@@ -79,6 +88,14 @@ impl std::error::Error for BenchError {}
 /// `macos-aarch64`, `windows-x86_64` (the labels zap's and Blink's release workflows use).
 pub fn platform_label() -> String {
     format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH)
+}
+
+/// A file of the checkout's `benchmark/` folder (the harness, the definitions, the floor).
+pub(crate) fn read_checkout_file(path: &Path) -> Result<String, BenchError> {
+    std::fs::read_to_string(path).map_err(|err| {
+        BenchError::io("read", path, &err)
+            .with_help("the benchmark harness is part of the checkout: restore benchmark/")
+    })
 }
 
 /// 1-based line of a byte offset in `text`, for messages.

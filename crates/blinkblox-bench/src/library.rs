@@ -11,12 +11,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::BenchError;
-use crate::run::RuntimeTool;
-use crate::tools::{Tool, ToolsFile};
 use blinkblox_luau::World;
 
 /// A library file's text on its way in: given the file's path, returns what to mount.
-type Transform<'a> = &'a dyn Fn(&Path, String) -> Result<String, BenchError>;
+pub(crate) type Transform<'a> = &'a dyn Fn(&Path, String) -> Result<String, BenchError>;
 
 /// One ModuleScript of a library: its path below the library's root module (empty for the root
 /// itself), one name per level, and its source.
@@ -64,7 +62,7 @@ impl Library {
     }
 
     /// [`read`](Self::read), passing each file's text through `transform`.
-    fn read_with(entry: &Path, transform: Transform) -> Result<Library, BenchError> {
+    pub(crate) fn read_with(entry: &Path, transform: Transform) -> Result<Library, BenchError> {
         let Some(stem) = module_stem(entry) else {
             return Err(
                 BenchError::new(format!("`{}` is not a Luau module (.luau or .lua)", entry.display()))
@@ -163,93 +161,4 @@ fn contains_modules(folder: &Path) -> bool {
         .into_iter()
         .filter_map(Result::ok)
         .any(|entry| entry.file_type().is_file() && module_stem(entry.path()).is_some())
-}
-
-/// Where a library tool's source is: `--source NAME=PATH` (the last given), else
-/// `benchmark/tools/NAME`; and whether it came from `--source`.
-pub fn tool_dir(bench_dir: &Path, sources: &[(String, PathBuf)], key: &str) -> (PathBuf, bool) {
-    match sources.iter().rev().find(|(name, _)| name == key) {
-        Some((_, path)) => (path.clone(), true),
-        None => (bench_dir.join("tools").join(key), false),
-    }
-}
-
-fn declared_tool(bench_dir: &Path, key: &str) -> Result<Tool, BenchError> {
-    let tools = ToolsFile::read(&bench_dir.join("tools.toml"))?;
-    tools.tool(key).cloned().ok_or_else(|| {
-        BenchError::new(format!("benchmark/tools.toml declares no tool `{key}`"))
-            .with_help("restore its [tool.NAME] table (source, entry and patches)")
-    })
-}
-
-/// The library's root module file, when the tool's folder holds it.
-pub fn installed_entry(bench_dir: &Path, sources: &[(String, PathBuf)], tool: RuntimeTool) -> Option<PathBuf> {
-    let declared = declared_tool(bench_dir, tool.key()).ok()?;
-    let (dir, _) = tool_dir(bench_dir, sources, tool.key());
-    let entry = dir.join(declared.entry?);
-    entry.is_file().then_some(entry)
-}
-
-/// Reads a library tool. A folder given with `--source` is a plain checkout, so the patches of
-/// tools.toml are applied to the text read (each must match as declared); an installed folder
-/// was patched by `--download`.
-pub fn load_tool_library(
-    bench_dir: &Path,
-    sources: &[(String, PathBuf)],
-    tool: RuntimeTool,
-) -> Result<Library, BenchError> {
-    let declared = declared_tool(bench_dir, tool.key())?;
-    let (dir, from_source) = tool_dir(bench_dir, sources, tool.key());
-    let Some(entry) = declared.entry.as_deref() else {
-        return Err(
-            BenchError::new(format!("tool `{}` has no `entry` in benchmark/tools.toml", tool.key()))
-                .with_help("name the library's main module, e.g. entry = \"src/init.luau\""),
-        );
-    };
-    let entry = dir.join(entry);
-    if !from_source {
-        return Library::read(&entry);
-    }
-    let applied = std::cell::RefCell::new(Vec::new());
-    let patch = |path: &Path, mut text: String| -> Result<String, BenchError> {
-        for (index, recipe) in declared.patches.iter().enumerate() {
-            if path != dir.join(&recipe.file) {
-                continue;
-            }
-            let found = text.matches(recipe.find.as_str()).count();
-            if found != recipe.count {
-                return Err(BenchError::new(format!(
-                    "tool `{}`: patch on `{}` (tools.toml line {}) expected `{}` {} time(s) but found it {found} time(s) in `{}`",
-                    tool.key(),
-                    recipe.file,
-                    recipe.line,
-                    recipe.find,
-                    recipe.count,
-                    path.display()
-                ))
-                .with_help("the source given with --source is not the version tools.toml patches"));
-            }
-            text = text.replace(recipe.find.as_str(), &recipe.replace);
-            applied.borrow_mut().push(index);
-        }
-        Ok(text)
-    };
-    let library = Library::read_with(&entry, &patch)?;
-    let applied = applied.into_inner();
-    if let Some((_, missing)) = declared
-        .patches
-        .iter()
-        .enumerate()
-        .find(|(index, _)| !applied.contains(index))
-    {
-        return Err(BenchError::new(format!(
-            "tool `{}`: the patch on `{}` (tools.toml line {}) cannot apply: `{}` is not one of the library's modules",
-            tool.key(),
-            missing.file,
-            missing.line,
-            dir.join(&missing.file).display()
-        ))
-        .with_help("the source given with --source is not the version tools.toml patches"));
-    }
-    Ok(library)
 }

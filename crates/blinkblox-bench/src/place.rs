@@ -6,9 +6,9 @@
 //! - `ReplicatedStorage.Benchmark.Harness`: Payloads, BenchClient, BenchServer, Probe
 //!   (ModuleScripts) and `Adapters` (one ModuleScript per tool);
 //! - `ReplicatedStorage.Benchmark.Tools.<tool>`: `blink`, `upstream` and `zap` hold their
-//!   generated Server and Client modules (zap's from its binary, when one was found), `handwritten` the floor, and every other folder of
-//!   `benchmark/tools/` its source tree (`init.luau` makes its folder a ModuleScript, as Rojo
-//!   does);
+//!   generated Server and Client modules (Blink's when its source is there, zap's when its
+//!   binary is), `handwritten` the floor, and every other folder of `benchmark/tools/` its
+//!   source tree (`init.luau` makes its folder a ModuleScript, as Rojo does);
 //! - `ServerScriptService.BenchmarkServer` (Script) and
 //!   `StarterPlayer.StarterPlayerScripts.BenchmarkClient` (LocalScript): the runners;
 //! - `ServerScriptService.BenchmarkProbe` (Script) and
@@ -23,10 +23,8 @@ use rbx_dom_weak::types::Variant;
 use rbx_dom_weak::{InstanceBuilder, WeakDom};
 
 use crate::BenchError;
+use crate::competitors::{ALL, Context, PlaceModules};
 use crate::lock::write_atomically;
-use crate::run::{RuntimeTool, compile_definition, definition_path};
-use crate::run_upstream::{compile_upstream, is_blink_source};
-use crate::run_zap::compile_with_zap;
 
 /// What went into a place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,21 +125,18 @@ fn tree_of(dir: &Path, name: &str, depth: usize) -> Result<Option<InstanceBuilde
     Ok(has_scripts.then_some(node))
 }
 
-/// Builds the place and writes it to `out` (atomically). `zap_binary` is zap's compiler when
-/// one was found: its modules for `definitions/Definition.zap` go into the place too.
-pub fn build_place(
-    bench_dir: &Path,
-    upstream_dir: &Path,
-    zap_binary: Option<&Path>,
-    out: &Path,
-) -> Result<PlaceSummary, BenchError> {
+/// Builds the place and writes it to `out` (atomically): every competitor's adapter, and in
+/// `Benchmark.Tools` the modules each competitor has for the place ([`Competitor::place_modules`]:
+/// this checkout's first, then those its own compiler made) and every other downloaded tool's
+/// source tree.
+pub fn build_place(context: &Context, out: &Path) -> Result<PlaceSummary, BenchError> {
+    let bench_dir = context.bench_dir;
     let harness_dir = bench_dir.join("harness");
     let mut notes = Vec::new();
 
     let mut adapters = folder("Adapters");
-    for tool in RuntimeTool::ALL {
-        let path = harness_dir.join("tools").join(format!("{}.luau", tool.key()));
-        adapters.add_child(module(tool.key(), read(&path)?));
+    for tool in ALL {
+        adapters.add_child(module(tool.key(), read(&tool.runtime_adapter(bench_dir))?));
     }
     let harness = folder("Harness")
         .with_child(module("Payloads", read(&harness_dir.join("payloads.luau"))?))
@@ -150,50 +145,24 @@ pub fn build_place(
         .with_child(module("Probe", read(&harness_dir.join("probe.luau"))?))
         .with_child(adapters);
 
-    let mut tools = folder("Tools");
-    let mut tool_names = Vec::new();
-    let (server, client) = compile_definition(&definition_path(bench_dir))?;
-    tools.add_child(
-        folder("blink")
-            .with_child(module("Server", server))
-            .with_child(module("Client", client)),
-    );
-    tool_names.push("blink".to_string());
-    let handwritten = bench_dir.join("handwritten");
-    tools.add_child(
-        folder("handwritten")
-            .with_child(module("Server", read(&handwritten.join("Server.luau"))?))
-            .with_child(module("Client", read(&handwritten.join("Client.luau"))?)),
-    );
-    tool_names.push("handwritten".to_string());
-    if is_blink_source(upstream_dir) {
-        let driver = read(&harness_dir.join("upstream.luau"))?;
-        let schema = read(&bench_dir.join("definitions").join("Definition.upstream.blink"))?;
-        match compile_upstream(upstream_dir, &driver, &schema) {
-            Ok((server, client)) => {
-                tools.add_child(
-                    folder("upstream")
-                        .with_child(module("Server", server))
-                        .with_child(module("Client", client)),
-                );
-                tool_names.push("upstream".to_string());
-            }
-            Err(err) => notes.push(format!("upstream left out: {err}")),
+    let (mut from_checkout, mut compiled) = (Vec::new(), Vec::new());
+    for tool in ALL {
+        match tool.place_modules(context)? {
+            PlaceModules::Checkout(modules) => from_checkout.push((tool.key(), modules)),
+            PlaceModules::Compiled(modules) => compiled.push((tool.key(), modules)),
+            PlaceModules::LeftOut(note) => notes.push(note),
+            PlaceModules::Absent => {}
         }
     }
-    if let Some(binary) = zap_binary {
-        let schema = read(&bench_dir.join("definitions").join("Definition.zap"))?;
-        match compile_with_zap(binary, &schema) {
-            Ok((server, client)) => {
-                tools.add_child(
-                    folder("zap")
-                        .with_child(module("Server", server))
-                        .with_child(module("Client", client)),
-                );
-                tool_names.push("zap".to_string());
-            }
-            Err(err) => notes.push(format!("zap left out: {err}")),
-        }
+    let mut tools = folder("Tools");
+    let mut tool_names = Vec::new();
+    for (key, modules) in from_checkout.into_iter().chain(compiled) {
+        tools.add_child(
+            folder(key)
+                .with_child(module("Server", modules.server))
+                .with_child(module("Client", modules.client)),
+        );
+        tool_names.push(key.to_string());
     }
     // Every other downloaded tool, as its source tree.
     let downloaded = bench_dir.join("tools");

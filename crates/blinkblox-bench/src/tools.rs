@@ -22,6 +22,7 @@ use globset::{Glob, GlobMatcher};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::requirement::parse_requirement;
 use super::{BenchError, line_of, unpack};
 
 /// The platform labels an asset pattern may be declared for.
@@ -310,7 +311,7 @@ fn source_of(
                     ));
                 }
             }
-            super::resolve::parse_requirement(requirement)
+            parse_requirement(requirement)
                 .map_err(|why| bad(&format!("has a bad version requirement: {why}"), "scope/name@=0.4.3"))?;
             Ok(Source::Wally {
                 scope: scope.to_string(),

@@ -9,18 +9,18 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use blinkblox_bench::BenchError;
+use blinkblox_bench::competitors::Context;
 use blinkblox_bench::download::HttpOptions;
 use blinkblox_bench::install::{self, DownloadOptions, Outcome};
 use blinkblox_bench::place::{build_place, probe_needs_studio, run_in_studio};
 use blinkblox_bench::resolve::Endpoints;
-use blinkblox_bench::run_suite::{SuiteOptions, run_suite};
-use blinkblox_bench::run_upstream::upstream_dir;
-use blinkblox_bench::run_zap::find_zap;
+use blinkblox_bench::suite::{SuiteOptions, run_suite};
 use blinkblox_luau::Mode;
 
-/// Timed frames a runtime row runs by default, as on the seed page.
-const DEFAULT_FRAMES: u32 = 200;
 use crate::cli::EXIT_USER_ERROR;
+
+/// Timed frames a runtime row runs by default.
+const DEFAULT_FRAMES: u32 = 200;
 
 /// Download, patch and run every competitor; write benchmark/Benchmarks.md.
 #[derive(Debug, clap::Args)]
@@ -162,13 +162,14 @@ fn place(args: &BenchArgs) -> Result<(), BenchError> {
     let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
     check_harness(&bench_dir)?;
     let out = args.place.clone().unwrap_or_else(|| bench_dir.join("Benchmark.rbxl"));
-    let upstream = upstream_dir(&bench_dir, &args.sources);
-    // zap's modules go in when its binary is on disk; without it the place is still useful.
-    let zap = find_zap(&bench_dir, &args.sources);
-    if let Err(err) = &zap {
-        eprintln!("{:>12} zap left out: {}", "Note", err.message);
-    }
-    let summary = build_place(&bench_dir, &upstream, zap.as_deref().ok(), &out)?;
+    let context = Context {
+        bench_dir: &bench_dir,
+        sources: &args.sources,
+        local: args.local,
+    };
+    // Blink's and zap's modules go in when their source or binary is on disk; without them
+    // the place is still useful, and a note says what was left out.
+    let summary = build_place(&context, &out)?;
     for note in &summary.notes {
         eprintln!("{:>12} {note}", "Note");
     }

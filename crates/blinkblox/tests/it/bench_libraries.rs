@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 
 use crate::common::{bench, bench_copy};
-use blinkblox_bench::library::{Library, load_tool_library};
-use blinkblox_bench::run::RuntimeTool;
+use blinkblox_bench::competitors::Context;
+use blinkblox_bench::competitors::packet::PACKET;
+use blinkblox_bench::library::Library;
 use blinkblox_luau::{Mode, Simulation};
 use tempfile::TempDir;
 
@@ -79,7 +80,13 @@ fn patched_tool(source_text: &str) -> (TempDir, PathBuf, PathBuf) {
 #[test]
 fn a_source_folder_gets_the_declared_patches_as_it_is_read() {
     let (_temp, bench, source) = patched_tool("if bytes > 8_000 then return end\nreturn {}");
-    let library = load_tool_library(&bench, &[("packet".to_string(), source)], RuntimeTool::Packet).expect("load");
+    let sources = [("packet".to_string(), source)];
+    let context = Context {
+        bench_dir: &bench,
+        sources: &sources,
+        local: false,
+    };
+    let library = PACKET.load(&context).expect("load");
     assert_eq!(paths(&library), ["", "Signal"]);
     assert!(library.modules[0].source.contains("bytes > math.huge"));
     assert!(!library.modules[0].source.contains("8_000"));
@@ -88,7 +95,13 @@ fn a_source_folder_gets_the_declared_patches_as_it_is_read() {
 #[test]
 fn a_source_folder_the_patch_does_not_match_is_refused() {
     let (_temp, bench, source) = patched_tool("return {}");
-    let err = load_tool_library(&bench, &[("packet".to_string(), source)], RuntimeTool::Packet).expect_err("no match");
+    let sources = [("packet".to_string(), source)];
+    let context = Context {
+        bench_dir: &bench,
+        sources: &sources,
+        local: false,
+    };
+    let err = PACKET.load(&context).expect_err("no match");
     assert!(
         err.message.contains("tool `packet`") && err.message.contains("bytes > 8_000"),
         "{err:?}"

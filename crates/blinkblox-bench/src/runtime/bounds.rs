@@ -5,11 +5,10 @@
 //! tables from the bytes; and a frame's bytes go in one remote call either way. The work
 //! alone is an adapter of no tool that does just that, run as a row of the bench: the same
 //! simulations, timers and checks as the tools' rows, taking its turns among them
-//! ([`crate::run_row`]). It receives a packet of the tools' size because the receiving
-//! world's allocations decide when its garbage collector runs: without the packet, creating
-//! the tables measured 15% slower.
+//! ([`crate::turns`]). It receives a packet of the tools' size because the receiving world's
+//! allocations decide when its garbage collector runs, and so what creating the tables costs.
 
-use crate::run::RowFigures;
+use super::RowFigures;
 use blinkblox_luau::Mode;
 
 /// What the work alone does on one bench (its adapter knows only these), for the report.

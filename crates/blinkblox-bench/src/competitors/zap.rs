@@ -6,26 +6,101 @@
 //! The binary comes from `--source zap=PATH` (a folder holding `zap`/`zap.exe`, or the binary
 //! itself) or from what `--download` put in `benchmark/tools/zap/`.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-use crate::BenchError;
-use crate::library::tool_dir;
+use super::competitor::{Code, Competitor, Context, Modules, PlaceModules, RivalsCode, RuntimeCode, ScenarioModules};
+use crate::compiler_process::{
+    OutputOptions, PROCESS_TIMEOUT, ScratchDir, exit_code, one_line, run_with_timeout, version_output,
+};
+use crate::many_declarations::{MANY_DECLARATIONS, Sender, zap_schema};
 use crate::tools::ToolsFile;
+use crate::{BenchError, read_checkout_file};
 
-/// How long one run of zap's binary may take: it compiles a schema in milliseconds, so a run
-/// this long is a hang (or a binary that waits for input), not a slow compile.
-pub const ZAP_TIMEOUT: Duration = Duration::from_secs(30);
+/// zap 0.6, its binary.
+pub struct Zap;
+
+impl Competitor for Zap {
+    fn key(&self) -> &'static str {
+        "zap"
+    }
+
+    fn name(&self) -> &'static str {
+        "zap"
+    }
+
+    fn missing(&self, context: &Context) -> Option<String> {
+        let err = find_binary(context).err()?;
+        let help = err.help.map(|help| format!(": {help}")).unwrap_or_default();
+        Some(format!("{}{help}", err.message))
+    }
+
+    fn provenance(&self, context: &Context, _runtime_rows: bool) -> String {
+        match find_binary(context) {
+            Ok(binary) => format!(
+                "zap {} (`{}`), its binary run on benchmark/definitions/Definition.zap",
+                version(&binary).unwrap_or_else(|| "of unknown version".to_string()),
+                binary.display()
+            ),
+            Err(err) => err.message,
+        }
+    }
+
+    /// Its modules for `definitions/Definition.zap`; a binary that is missing or fails fails
+    /// the rows, with its message on one line.
+    fn runtime_code(&self, context: &Context) -> Result<RuntimeCode, BenchError> {
+        let modules = find_binary(context).and_then(|binary| {
+            let path = context.definition("Definition.zap");
+            let schema = std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err))?;
+            compile(&binary, &schema)
+        });
+        Ok(Code::Modules(modules.map_err(|err| one_line(&err.to_string()))))
+    }
+
+    fn is_rival(&self) -> bool {
+        true
+    }
+
+    /// `definitions/Scenarios.zap` and the many declarations in its language, sent by the
+    /// server. A compile that fails fails those rows.
+    fn rivals_code(&self, context: &Context) -> Result<RivalsCode, BenchError> {
+        let binary = find_binary(context)?;
+        let schema = read_checkout_file(&context.definition("Scenarios.zap"))?;
+        let compile = |text: &str| compile(&binary, text).map_err(|err| err.to_string());
+        Ok(Code::Modules(ScenarioModules {
+            scenarios: compile(&schema),
+            batched: Err(format!("{} has no BatchUnreliable modules", self.name())),
+            many_declarations: compile(&zap_schema(MANY_DECLARATIONS, Sender::Server)),
+        }))
+    }
+
+    /// Its modules for `definitions/Definition.zap` when its binary is found.
+    fn place_modules(&self, context: &Context) -> Result<PlaceModules, BenchError> {
+        let binary = match find_binary(context) {
+            Ok(binary) => binary,
+            Err(err) => {
+                return Ok(PlaceModules::LeftOut(format!(
+                    "{} left out: {}",
+                    self.key(),
+                    err.message
+                )));
+            }
+        };
+        let schema = read_checkout_file(&context.definition("Definition.zap"))?;
+        Ok(match compile(&binary, &schema) {
+            Ok(modules) => PlaceModules::Compiled(modules),
+            Err(err) => PlaceModules::LeftOut(format!("{} left out: {err}", self.key())),
+        })
+    }
+}
 
 /// The output paths given to zap, relative to the schema's folder (zap resolves them so).
 pub(crate) const SERVER_OUTPUT: &str = "out/Server.luau";
 pub(crate) const CLIENT_OUTPUT: &str = "out/Client.luau";
 
 /// The file name of zap's binary on this platform (`zap`, or `zap.exe` on Windows).
-pub fn zap_binary_name() -> String {
+pub fn binary_name() -> String {
     format!("zap{}", std::env::consts::EXE_SUFFIX)
 }
 
@@ -35,28 +110,28 @@ fn entry_name(bench_dir: &Path) -> String {
     ToolsFile::read(&bench_dir.join("tools.toml"))
         .ok()
         .and_then(|file| file.tool("zap").and_then(|tool| tool.entry_for_platform()))
-        .unwrap_or_else(zap_binary_name)
+        .unwrap_or_else(binary_name)
 }
 
 /// The path zap's binary would be at: `PATH` itself when `--source zap=PATH` names a file,
 /// else the entry inside the tool's folder (`--source zap=DIR` or `benchmark/tools/zap/`).
-pub fn zap_binary_path(bench_dir: &Path, sources: &[(String, PathBuf)]) -> PathBuf {
-    let (dir, _) = tool_dir(bench_dir, sources, "zap");
+pub fn binary_path(context: &Context) -> PathBuf {
+    let (dir, _) = context.tool_dir("zap");
     if dir.is_file() {
         dir
     } else {
-        dir.join(entry_name(bench_dir))
+        dir.join(entry_name(context.bench_dir))
     }
 }
 
 /// zap's binary, or why it is not there and how to get it.
-pub fn find_zap(bench_dir: &Path, sources: &[(String, PathBuf)]) -> Result<PathBuf, BenchError> {
-    let binary = zap_binary_path(bench_dir, sources);
+pub fn find_binary(context: &Context) -> Result<PathBuf, BenchError> {
+    let binary = binary_path(context);
     if binary.is_file() {
         return Ok(binary);
     }
-    let (dir, from_source) = tool_dir(bench_dir, sources, "zap");
-    let name = zap_binary_name();
+    let (dir, from_source) = context.tool_dir("zap");
+    let name = binary_name();
     let message = if from_source {
         format!(
             "--source zap=`{}` holds no zap binary (looked for `{}`)",
@@ -73,115 +148,28 @@ pub fn find_zap(bench_dir: &Path, sources: &[(String, PathBuf)]) -> Result<PathB
     )))
 }
 
-/// A folder of its own under the system's temporary folder, removed when dropped.
-pub(crate) struct ScratchDir {
-    path: PathBuf,
-}
-
-impl ScratchDir {
-    pub(crate) fn new(purpose: &str) -> Result<ScratchDir, BenchError> {
-        static COUNTER: AtomicU32 = AtomicU32::new(0);
-        let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("blinkblox-{purpose}-{}-{unique}", std::process::id()));
-        // A folder left by a crashed run with the same process id is stale: start clean.
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).map_err(|err| BenchError::io("create", &path, &err))?;
-        Ok(ScratchDir { path })
-    }
-
-    pub(crate) fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for ScratchDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
-}
-
 /// `schema_text` with its own `server_output`/`client_output` options replaced by paths into
-/// the scratch folder. zap requires every `opt` before the first declaration, so the new ones
-/// go first.
+/// the scratch folder.
 pub(crate) fn with_scratch_outputs(schema_text: &str) -> String {
-    let mut text = format!("opt server_output = \"{SERVER_OUTPUT}\"\nopt client_output = \"{CLIENT_OUTPUT}\"\n");
-    for line in schema_text.lines() {
-        let words: Vec<&str> = line.split(|c: char| c.is_whitespace() || c == '=').collect();
-        let mut words = words.into_iter().filter(|word| !word.is_empty());
-        let is_output_option =
-            words.next() == Some("opt") && matches!(words.next(), Some("server_output" | "client_output"));
-        if !is_output_option {
-            text.push_str(line);
-            text.push('\n');
-        }
-    }
-    text
-}
-
-/// Runs `command` with stdin closed and stdout/stderr into `scratch`, killing it after
-/// `timeout`; returns its exit status and what it wrote to stderr.
-pub(crate) fn run_with_timeout(
-    mut command: Command,
-    scratch: &Path,
-    what: &str,
-    timeout: Duration,
-) -> Result<(ExitStatus, String), BenchError> {
-    let stdout_path = scratch.join("stdout.txt");
-    let stderr_path = scratch.join("stderr.txt");
-    let stdout = File::create(&stdout_path).map_err(|err| BenchError::io("create", &stdout_path, &err))?;
-    let stderr = File::create(&stderr_path).map_err(|err| BenchError::io("create", &stderr_path, &err))?;
-    command.stdin(Stdio::null()).stdout(stdout).stderr(stderr);
-    let mut child = spawn(&mut command).map_err(|err| BenchError::new(format!("could not start {what}: {err}")))?;
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() >= timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(BenchError::new(format!(
-                    "{what} did not finish within {} s and was stopped",
-                    timeout.as_secs()
-                )));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(err) => return Err(BenchError::new(format!("could not wait for {what}: {err}"))),
-        }
+    const OPTIONS: OutputOptions = OutputOptions {
+        keyword: "opt",
+        server: "server_output",
+        client: "client_output",
+        others: &[],
     };
-    let stderr = std::fs::read(&stderr_path).unwrap_or_default();
-    Ok((status, String::from_utf8_lossy(&stderr).trim().to_string()))
+    OPTIONS.pointed_at(schema_text, SERVER_OUTPUT, CLIENT_OUTPUT)
 }
 
-/// Spawns `command`, retrying a few times while the binary is "busy": a binary written just
-/// before (as the tests write a stand-in zap) can briefly be held open for writing by a
-/// process another thread forked at that moment.
-fn spawn(command: &mut Command) -> std::io::Result<std::process::Child> {
-    let mut attempts = 0;
-    loop {
-        match command.spawn() {
-            Err(err) if err.kind() == std::io::ErrorKind::ExecutableFileBusy && attempts < 10 => {
-                attempts += 1;
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            outcome => return outcome,
-        }
-    }
-}
-
-/// Compiles `schema_text` (zap's language) with zap's `binary`; returns (Server, Client).
+/// Compiles `schema_text` (zap's language) with zap's `binary`.
 ///
 /// The schema is written to a temporary folder with its output options pointed into it (any
 /// `server_output`/`client_output` of its own are replaced), the binary runs there with a
-/// timeout of [`ZAP_TIMEOUT`], and the two modules are read back. The folder is removed after.
-pub fn compile_with_zap(binary: &Path, schema_text: &str) -> Result<(String, String), BenchError> {
-    compile_with_zap_within(binary, schema_text, ZAP_TIMEOUT)
+/// timeout of [`PROCESS_TIMEOUT`], and the two modules are read back. The folder is removed after.
+pub fn compile(binary: &Path, schema_text: &str) -> Result<Modules, BenchError> {
+    compile_within(binary, schema_text, PROCESS_TIMEOUT)
 }
 
-pub(crate) fn compile_with_zap_within(
-    binary: &Path,
-    schema_text: &str,
-    timeout: Duration,
-) -> Result<(String, String), BenchError> {
+pub(crate) fn compile_within(binary: &Path, schema_text: &str, timeout: Duration) -> Result<Modules, BenchError> {
     if !binary.is_file() {
         return Err(BenchError::new(format!("zap's binary `{}` does not exist", binary.display())).with_help(
             "pass --source zap=DIR with a folder holding zap's binary, or run `blinkblox bench --download --tools zap`",
@@ -201,9 +189,7 @@ pub(crate) fn compile_with_zap_within(
         format!(":\n{stderr}")
     };
     if !status.success() {
-        let code = status
-            .code()
-            .map_or_else(|| "a signal".to_string(), |code| format!("code {code}"));
+        let code = exit_code(status);
         return Err(
             BenchError::new(format!("{what} failed (exit {code}) on the zap schema{stderr_note}")).with_help(
                 "check that the binary is zap 0.6 (`zap --version`) and the schema is in its language; \
@@ -221,39 +207,14 @@ pub(crate) fn compile_with_zap_within(
             .with_help("check that the binary is zap 0.6: it writes server_output and client_output")
         })
     };
-    Ok((read_output(SERVER_OUTPUT)?, read_output(CLIENT_OUTPUT)?))
-}
-
-/// `text` on one line, for a Markdown list item in the report: zap's diagnostics span several
-/// lines (codespan's rendering), the help comes on its own line.
-pub fn one_line(text: &str) -> String {
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The first line a binary prints for `--version` (e.g. `cli 0.6.8`, `blinkblox 0.1.0`), or
-/// `None` when it fails or prints nothing.
-pub(crate) fn version_output(binary: &Path) -> Option<String> {
-    let scratch = ScratchDir::new("version").ok()?;
-    let mut command = Command::new(binary);
-    command.arg("--version");
-    let what = format!("`{} --version`", binary.display());
-    let (status, _) = run_with_timeout(command, scratch.path(), &what, ZAP_TIMEOUT).ok()?;
-    if !status.success() {
-        return None;
-    }
-    let text = std::fs::read_to_string(scratch.path().join("stdout.txt")).ok()?;
-    text.lines()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
-        .map(str::to_string)
+    Ok(Modules {
+        server: read_output(SERVER_OUTPUT)?,
+        client: read_output(CLIENT_OUTPUT)?,
+    })
 }
 
 /// zap's version as its binary reports it (`zap --version` prints `cli 0.6.8`), e.g. `0.6.8`.
-pub fn zap_version(binary: &Path) -> Option<String> {
+pub fn version(binary: &Path) -> Option<String> {
     let output = version_output(binary)?;
     let version = output.split_whitespace().last()?.trim_start_matches('v');
     version
@@ -266,6 +227,15 @@ pub fn zap_version(binary: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
+
+    fn context<'a>(bench_dir: &'a Path, sources: &'a [(String, PathBuf)]) -> Context<'a> {
+        Context {
+            bench_dir,
+            sources,
+            local: false,
+        }
+    }
 
     #[test]
     fn output_options_are_replaced_and_put_first() {
@@ -304,13 +274,13 @@ echo "-- client for $event" > "$dir/$client""#;
 
     #[cfg(unix)]
     #[test]
-    fn compile_with_zap_runs_the_binary_and_reads_both_outputs() {
+    fn compile_runs_the_binary_and_reads_both_outputs() {
         let dir = tempfile::tempdir().expect("tempdir");
         let zap = fake_zap(dir.path(), WRITES_OUTPUTS);
         let schema = "opt server_output = \"elsewhere/s.lua\"\nevent Tiny = { from: Client, type: Reliable, call: SingleSync, data: u8 }\n";
-        let (server, client) = compile_with_zap(&zap, schema).expect("the fake zap compiles");
-        assert_eq!(server, "-- server for Tiny\n");
-        assert_eq!(client, "-- client for Tiny\n");
+        let modules = compile(&zap, schema).expect("the fake zap compiles");
+        assert_eq!(modules.server, "-- server for Tiny\n");
+        assert_eq!(modules.client, "-- client for Tiny\n");
         // The schema's own output path was replaced, so nothing was written next to the binary.
         assert!(!dir.path().join("elsewhere").exists());
     }
@@ -320,7 +290,7 @@ echo "-- client for $event" > "$dir/$client""#;
     fn a_failing_zap_is_reported_with_its_stderr_and_the_fix() {
         let dir = tempfile::tempdir().expect("tempdir");
         let zap = fake_zap(dir.path(), "echo 'error[3001]: unknown type `Entiti`' >&2\nexit 1");
-        let err = compile_with_zap(&zap, "event E = {}").expect_err("exit 1 is a failure");
+        let err = compile(&zap, "event E = {}").expect_err("exit 1 is a failure");
         let text = err.to_string();
         assert!(
             text.contains(&format!("zap's binary `{}` failed (exit code 1)", zap.display())),
@@ -338,14 +308,14 @@ echo "-- client for $event" > "$dir/$client""#;
     fn a_zap_that_writes_nothing_or_hangs_is_an_error() {
         let dir = tempfile::tempdir().expect("tempdir");
         let silent = fake_zap(dir.path(), "exit 0");
-        let err = compile_with_zap(&silent, "event E = {}").expect_err("no outputs");
+        let err = compile(&silent, "event E = {}").expect_err("no outputs");
         assert!(err.message.contains("exited successfully but did not write"), "{err}");
         assert!(err.message.contains("Server.luau"), "{err}");
 
         let hung = tempfile::tempdir().expect("tempdir");
         let sleeper = fake_zap(hung.path(), "sleep 5");
         let started = Instant::now();
-        let err = compile_with_zap_within(&sleeper, "event E = {}", Duration::from_millis(200)).expect_err("a hang");
+        let err = compile_within(&sleeper, "event E = {}", Duration::from_millis(200)).expect_err("a hang");
         assert!(err.message.contains("did not finish within"), "{err}");
         assert!(
             started.elapsed() < Duration::from_secs(4),
@@ -357,39 +327,45 @@ echo "-- client for $event" > "$dir/$client""#;
     fn a_missing_binary_names_where_it_looked_and_the_fix() {
         let dir = tempfile::tempdir().expect("tempdir");
         let bench = dir.path().join("benchmark");
-        let err = find_zap(&bench, &[]).expect_err("nothing downloaded");
+        let err = find_binary(&context(&bench, &[])).expect_err("nothing downloaded");
         assert!(err.message.contains("zap's binary is not downloaded"), "{err}");
-        assert!(err.message.contains(&zap_binary_name()), "{err}");
+        assert!(err.message.contains(&binary_name()), "{err}");
         let help = err.help.clone().unwrap_or_default();
         assert!(help.contains("blinkblox bench --download --tools zap"), "{help}");
         assert!(help.contains("--source zap=DIR"), "{help}");
 
         let sources = vec![("zap".to_string(), dir.path().join("empty"))];
-        let err = find_zap(&bench, &sources).expect_err("an empty source");
+        let err = find_binary(&context(&bench, &sources)).expect_err("an empty source");
         assert!(err.message.starts_with("--source zap=`"), "{err}");
         assert!(err.message.contains("holds no zap binary"), "{err}");
 
-        let err = compile_with_zap(&dir.path().join("no-such-zap"), "").expect_err("no binary");
+        let err = compile(&dir.path().join("no-such-zap"), "").expect_err("no binary");
         assert!(err.message.contains("does not exist"), "{err}");
     }
 
     #[test]
     fn the_binary_is_found_in_a_source_folder_or_as_the_source_itself() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let binary = dir.path().join(zap_binary_name());
+        let binary = dir.path().join(binary_name());
         std::fs::write(&binary, "").expect("write");
         let bench = dir.path().join("benchmark");
         let by_folder = vec![("zap".to_string(), dir.path().to_path_buf())];
-        assert_eq!(find_zap(&bench, &by_folder).expect("in the folder"), binary);
+        assert_eq!(
+            find_binary(&context(&bench, &by_folder)).expect("in the folder"),
+            binary
+        );
         let by_file = vec![("zap".to_string(), binary.clone())];
-        assert_eq!(find_zap(&bench, &by_file).expect("the file itself"), binary);
+        assert_eq!(
+            find_binary(&context(&bench, &by_file)).expect("the file itself"),
+            binary
+        );
         // Without --source: benchmark/tools/zap/, where --download unpacks the release.
         let downloaded = bench.join("tools").join("zap");
         std::fs::create_dir_all(&downloaded).expect("mkdir");
-        std::fs::write(downloaded.join(zap_binary_name()), "").expect("write");
+        std::fs::write(downloaded.join(binary_name()), "").expect("write");
         assert_eq!(
-            find_zap(&bench, &[]).expect("downloaded"),
-            downloaded.join(zap_binary_name())
+            find_binary(&context(&bench, &[])).expect("downloaded"),
+            downloaded.join(binary_name())
         );
     }
 
@@ -398,10 +374,10 @@ echo "-- client for $event" > "$dir/$client""#;
     fn the_version_is_the_last_word_of_zap_version() {
         let dir = tempfile::tempdir().expect("tempdir");
         let zap = fake_zap(dir.path(), "echo 'cli 0.6.8'");
-        assert_eq!(zap_version(&zap).as_deref(), Some("0.6.8"));
+        assert_eq!(version(&zap).as_deref(), Some("0.6.8"));
         let other = tempfile::tempdir().expect("tempdir");
         let not_zap = fake_zap(other.path(), "echo 'usage: something else'");
-        assert_eq!(zap_version(&not_zap), None);
+        assert_eq!(version(&not_zap), None);
     }
 
     /// The events, directions, reliabilities and call modes a schema declares, in order, from
@@ -443,13 +419,13 @@ echo "-- client for $event" > "$dir/$client""#;
     fn the_binary_is_the_source_folder_entry_or_the_file_itself() {
         let bench = Path::new("/nonexistent/benchmark");
         assert_eq!(
-            zap_binary_path(bench, &[]),
-            bench.join("tools").join("zap").join(zap_binary_name())
+            binary_path(&context(bench, &[])),
+            bench.join("tools").join("zap").join(binary_name())
         );
         let sources = vec![("zap".to_string(), PathBuf::from("/opt/zap/bin"))];
         assert_eq!(
-            zap_binary_path(bench, &sources),
-            Path::new("/opt/zap/bin").join(zap_binary_name())
+            binary_path(&context(bench, &sources)),
+            Path::new("/opt/zap/bin").join(binary_name())
         );
     }
 }

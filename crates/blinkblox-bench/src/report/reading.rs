@@ -1,0 +1,50 @@
+//! The report's closing section: how to read the numbers.
+
+pub(super) const READING: &str = "## Reading the numbers
+
+- **The clock** is the CPU time of the thread running the VMs (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`; \
+the wall clock where the platform has no such clock). Fires and the flush are timed on the client inside \
+Luau; the decode is timed by blinkblox around delivering the frame's packet to the server world (the \
+remote's listeners, the tool's decode and the bench's listener). Time the thread spends descheduled is not \
+counted, so another busy process disturbs the figures less than it would a wall clock, though a shared \
+machine still moves them (caches, frequency): compare within a table, and rerun before reading a gap of a \
+tenth as a change.
+- **The rows of a bench take turns, each turn in a fresh simulation.** The tools of one bench (or Rivals \
+scenario) and mode run a turn of frames at a time in rotation (the run line above says how many) rather \
+than one row after another, so a drift in a shared machine's speed over minutes falls on all the rows of \
+that bench and mode instead of on whichever ran then. And a simulation can run slower than the next for its \
+whole life (where its heap and native code landed): with a fresh one each turn, an unlucky simulation moves \
+one turn's frames rather than a whole row, when a row has several turns. So the ratios between the tools \
+of one bench and mode hold from run to run better than the absolute figures do.
+- **Natively compiled** is what a Roblox server runs for `--!native` code; **interpreted** is what most \
+players' clients run. In the embedded VM every function is compiled natively when native mode is on.
+- **The inbound limits are raised for the run.** `benchmark/definitions/Definition.blink` sets \
+MaxPacketSize, MaxEventsPerPacket, InboundBytesPerSecond and InboundBurst far above their defaults: a \
+thousand events a frame is a flood that a live server would refuse. The checks still run, so their cost \
+is in the decode figures.
+- **The hand-written floor** (`benchmark/handwritten/`) is what a careful programmer writes by hand for \
+these three events, with the same wire format and the checks a server needs (a pcall per packet, every \
+count against its bound and the bytes left before allocating). It is the floor generated code is measured \
+against, not a tool to prefer. It uses the same techniques as the generated code where a careful \
+programmer would (32 booleans a `writeu32`; and, whichever this machine runs faster, a boolean array \
+read by lookup rows or bit tests, written by `table.move` into a word or in place, Entities read by \
+`string.byte` or `buffer.readu8` and written four bytes a `writeu32` or one a `writeu8`), so matching it \
+is not matching a slow baseline.
+- **Four things are done two ways.** Natively compiled, inline operations are fastest: a byte's eight \
+bits tested, booleans tested where they are, struct fields read with `buffer.readu8` and written with \
+`buffer.writeu8`. Interpreted, fewer instructions around builtin calls that do more work in C are: one of \
+256 prepared boolean rows copied with `table.move`, 32 booleans moved into one table and tested at \
+constant positions, a struct's run of u8 fields returned by one `string.byte` on a copy of the packet, \
+and written four at a time merged with `bit32.replace` into one `buffer.writeu32`. Code cannot ask which \
+mode runs it, so BlinkBlox's module times one such pair once, the first time it needs to know (in the untimed frames here), and keeps the \
+answer: the native and interpreted columns each show that mode's choice.
+- **Blink, zap and the libraries are as their authors ship them**, with only the limits that would stop a \
+thousand events a frame lifted (`benchmark/tools.toml`'s patches); Blink's and zap's modules come from \
+their own compilers on the same schema in their language.
+- **Plain Roblox remotes** pass each value as it is, one remote call per event; their Bytes are the \
+runtime's estimate of the values' size, since there is no buffer to measure.
+- **The server checks every event.** The events go from client to server, the direction BlinkBlox \
+validates, and the bench's listener also compares the first events decoded with what was fired: a row \
+whose values come out wrong fails rather than being timed.
+- **A different machine gives different numbers.** The ratios between tools in one run are the useful part.
+";

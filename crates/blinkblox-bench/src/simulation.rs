@@ -1,0 +1,35 @@
+//! What every bench does to a fresh [`Simulation`]'s worlds before and while it times them:
+//! the clock the Luau side times with, and the wait for a client's set-up.
+
+use blinkblox_luau::{Simulation, TimingClock, World};
+
+/// The most steps a client's set-up may wait for the server (a library's handshake).
+pub(crate) const CLIENT_SETUP_STEPS: u32 = 30;
+
+/// An mlua error as a row's failure, prefixed with what was being done.
+pub(crate) fn lua_error(context: &str) -> impl Fn(mlua::Error) -> String + '_ {
+    move |err| format!("{context}: {err}")
+}
+
+/// `shared.BenchClock()`: seconds of the thread's CPU time, which the Luau harnesses time the
+/// fires and flush with (they fall back to `os.clock` where this is absent, as in Studio).
+pub(crate) fn install_clock(world: &World) -> mlua::Result<()> {
+    let lua = world.lua();
+    let clock = lua.create_function(|_, ()| Ok(TimingClock::ThreadCpu.now().as_secs_f64()))?;
+    lua.globals().get::<mlua::Table>("shared")?.set("BenchClock", clock)
+}
+
+/// Why a client's adapter never became ready: the frames waited and the first warnings
+/// the worlds printed (an adapter waiting for something usually warns about it).
+pub(crate) fn client_setup_timed_out(sim: &Simulation) -> String {
+    let warnings: Vec<String> = sim.worlds().flat_map(|world| world.warnings()).take(3).collect();
+    format!(
+        "client set-up: the adapter's client did not finish within {CLIENT_SETUP_STEPS} frames \
+         (is it waiting for something the server never sends?){}",
+        if warnings.is_empty() {
+            String::new()
+        } else {
+            format!("; warnings: {}", warnings.join(" | "))
+        }
+    )
+}

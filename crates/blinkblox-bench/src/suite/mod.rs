@@ -1,0 +1,176 @@
+//! `blinkblox bench --run`: choose the benches and tools from the filters ([`select`]), run
+//! them, and write `benchmark/Benchmarks.md` (atomically: a failed run leaves the old file as
+//! it was).
+
+pub mod select;
+
+use std::path::PathBuf;
+
+use select::{select_benches, select_tools};
+
+use crate::BenchError;
+use crate::competitors::{BLINKBLOX, Competitor, Context, ZAP};
+use crate::lock::write_atomically;
+use crate::performance::stages::CompilerRow;
+use crate::performance::{PerformanceRows, run_performance};
+use crate::report::{Report, RunContext, cpu_model, os_description, today};
+use crate::rivals::{RivalOutcome, RivalRow, RivalsPlan, run_rivals_group};
+use crate::runtime::RuntimeRow;
+use crate::runtime::bounds::BoundRow;
+use crate::runtime::harness::Harness;
+use crate::runtime::rows::{RuntimePlan, run_runtime};
+use crate::scenarios::{ScenarioHarness, run_scenarios};
+use blinkblox_luau::Mode;
+
+/// What `--run` was asked for.
+#[derive(Clone, Debug)]
+pub struct SuiteOptions {
+    pub bench_dir: PathBuf,
+    /// Bench names or groups (Runtime, Performance, …); a bench runs when its name contains
+    /// one of them. Empty: Runtime and Performance.
+    pub names: Vec<String>,
+    /// `--tools`; empty: every tool that can run.
+    pub tools: Vec<String>,
+    pub frames: u32,
+    pub modes: Vec<Mode>,
+    /// The command line, for the report.
+    pub command: String,
+    /// Where to write the report (default `<bench_dir>/Benchmarks.md`).
+    pub output: Option<PathBuf>,
+    /// `--source NAME=PATH`: tools taken from local folders instead of benchmark/tools/.
+    pub sources: Vec<(String, PathBuf)>,
+    /// `--local`: BlinkBlox's runtime rows from this checkout's compiler even when tools.toml's
+    /// `blink` is a release.
+    pub local: bool,
+}
+
+/// What the run did.
+pub struct SuiteOutcome {
+    pub report_path: PathBuf,
+    pub runtime: Vec<RuntimeRow>,
+    pub compiler: Vec<CompilerRow>,
+    pub rivals: Vec<RivalRow>,
+    pub failed_rows: usize,
+}
+
+/// The runtime benches' rows and the work alone's: each selected tool's code loaded, then the
+/// rows run side by side.
+fn run_runtime_benches(
+    context: &Context,
+    benches: &[&'static str],
+    tools: &[&'static dyn Competitor],
+    options: &SuiteOptions,
+) -> Result<(Vec<RuntimeRow>, Vec<BoundRow>), BenchError> {
+    let mut harness = Harness::load(context.bench_dir)?;
+    for &tool in tools {
+        harness.add(tool, tool.runtime_code(context)?);
+    }
+    let plan = RuntimePlan {
+        benches: benches.to_vec(),
+        tools: tools.to_vec(),
+        modes: options.modes.clone(),
+        frames: options.frames,
+    };
+    Ok(run_runtime(&harness, &plan))
+}
+
+/// Runs what the options select and writes the report.
+pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
+    let context = Context {
+        bench_dir: &options.bench_dir,
+        sources: &options.sources,
+        local: options.local,
+    };
+    let selection = select_benches(&options.names)?;
+    let (tools, mut not_run) = select_tools(&options.tools, &context)?;
+    not_run.extend(selection.not_run.iter().cloned());
+    if options.frames == 0 {
+        return Err(BenchError::new("--frames must be at least 1"));
+    }
+
+    let (mut runtime, mut bounds) = (Vec::new(), Vec::new());
+    if !selection.benches.is_empty() && !tools.is_empty() {
+        (runtime, bounds) = run_runtime_benches(&context, &selection.benches, &tools, options)?;
+    }
+    let mut scenarios = Vec::new();
+    if !selection.scenarios.is_empty() && tools.contains(&BLINKBLOX) {
+        let harness = ScenarioHarness::load(&context)?;
+        scenarios = run_scenarios(&harness, &selection.scenarios, &options.modes, options.frames);
+    }
+    let mut rivals = Vec::new();
+    if !selection.rivals.is_empty() {
+        let plan = RivalsPlan {
+            context: &context,
+            scenarios: &selection.rivals,
+            tools: &tools,
+            modes: &options.modes,
+            frames: options.frames,
+        };
+        let (rows, rivals_not_run) = run_rivals_group(&plan)?;
+        rivals = rows;
+        not_run.extend(rivals_not_run);
+    }
+    let mut performance = PerformanceRows::default();
+    if selection.performance {
+        // zap is among the tools only when its binary was found (see `select_tools`).
+        performance = run_performance(&context, tools.contains(&ZAP))?;
+    }
+
+    let context_lines = RunContext {
+        command: options.command.clone(),
+        date: today(),
+        cpu: cpu_model(),
+        os: os_description(),
+        frames: options.frames,
+        modes: options.modes.clone(),
+        tools: tools
+            .iter()
+            .map(|tool| {
+                let runtime_rows = runtime.iter().any(|row| row.tool == *tool);
+                (tool.name().to_string(), tool.provenance(&context, runtime_rows))
+            })
+            .collect(),
+        not_run,
+    };
+    let PerformanceRows {
+        compiler,
+        comparison,
+        zap_comparison,
+    } = performance;
+    let text = Report {
+        context: &context_lines,
+        runtime: &runtime,
+        compiler: &compiler,
+        comparison: &comparison,
+        zap_comparison: &zap_comparison,
+        scenarios: &scenarios,
+        rivals: &rivals,
+        bounds: &bounds,
+    }
+    .render();
+    let report_path = options
+        .output
+        .clone()
+        .unwrap_or_else(|| options.bench_dir.join("Benchmarks.md"));
+    write_atomically(&report_path, text.as_bytes())?;
+    let failed_rows = runtime.iter().filter(|row| row.outcome.is_err()).count()
+        + compiler.iter().filter(|row| row.outcome.is_err()).count()
+        + comparison.iter().filter(|row| row.blink_ms.is_err()).count()
+        + zap_comparison
+            .iter()
+            .filter(|row| row.blinkblox.is_err() || row.zap.is_err())
+            .count()
+        + scenarios.iter().filter(|row| row.outcome.is_err()).count()
+        + bounds.iter().filter(|row| row.outcome.is_err()).count()
+        + rivals
+            .iter()
+            .filter(|row| matches!(row.outcome, RivalOutcome::Failed(_)))
+            .count();
+    Ok(SuiteOutcome {
+        report_path,
+        runtime,
+        compiler,
+        rivals,
+        failed_rows,
+    })
+}

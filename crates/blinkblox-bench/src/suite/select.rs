@@ -1,0 +1,153 @@
+//! Choosing what `--run` runs: the benches and groups the names select, and the tools
+//! `--tools` selects among those that can run.
+
+use std::path::Path;
+
+use crate::BenchError;
+use crate::competitors::{ALL, Competitor, Context, from_key};
+use crate::place::PROBE_IN_STUDIO;
+use crate::rivals::{NotRun, RIVALS};
+use crate::runtime::RUNTIME_BENCHES;
+use crate::scenarios::SCENARIOS;
+use crate::tools::ToolsFile;
+
+/// The groups that `--run` does not run, with why: Probe measures Roblox
+/// itself, so it is built into the Studio place (`--place`, `--studio`) instead.
+pub(super) const GROUPS_STUDIO_ONLY: [(&str, &str); 1] = [("Probe", PROBE_IN_STUDIO)];
+
+/// The benches, scenarios and groups the names select.
+pub(super) struct Selection {
+    pub(super) benches: Vec<&'static str>,
+    pub(super) scenarios: Vec<&'static str>,
+    /// The Rivals scenarios (every tool).
+    pub(super) rivals: Vec<&'static str>,
+    pub(super) performance: bool,
+    pub(super) not_run: Vec<(String, String)>,
+}
+
+pub(super) fn select_benches(names: &[String]) -> Result<Selection, BenchError> {
+    if names.is_empty() {
+        return Ok(Selection {
+            benches: RUNTIME_BENCHES.to_vec(),
+            scenarios: SCENARIOS.to_vec(),
+            rivals: RIVALS.to_vec(),
+            performance: true,
+            not_run: GROUPS_STUDIO_ONLY
+                .iter()
+                .map(|(group, why)| (group.to_string(), why.to_string()))
+                .collect(),
+        });
+    }
+    let mut selection = Selection {
+        benches: Vec::new(),
+        scenarios: Vec::new(),
+        rivals: Vec::new(),
+        performance: false,
+        not_run: Vec::new(),
+    };
+    for name in names {
+        let lower = name.to_ascii_lowercase();
+        if lower == "runtime" {
+            selection.benches = RUNTIME_BENCHES.to_vec();
+        } else if lower == "performance" {
+            selection.performance = true;
+        } else if lower == "scenarios" {
+            selection.scenarios = SCENARIOS.to_vec();
+        } else if lower == "rivals" {
+            selection.rivals = RIVALS.to_vec();
+        } else if let Some(scenario) = SCENARIOS.iter().find(|s| s.eq_ignore_ascii_case(name)) {
+            if !selection.scenarios.contains(scenario) {
+                selection.scenarios.push(scenario);
+            }
+            // A scenario's name also runs it across tools, when the Rivals have it.
+            if let Some(rival) = RIVALS.iter().find(|rival| *rival == scenario)
+                && !selection.rivals.contains(rival)
+            {
+                selection.rivals.push(rival);
+            }
+        } else if let Some((group, why)) = GROUPS_STUDIO_ONLY
+            .iter()
+            .find(|(group, _)| group.eq_ignore_ascii_case(name))
+        {
+            selection.not_run.push((group.to_string(), why.to_string()));
+        } else {
+            let matching: Vec<&'static str> = RUNTIME_BENCHES
+                .into_iter()
+                .filter(|bench| bench.to_ascii_lowercase().contains(&lower))
+                .collect();
+            if matching.is_empty() {
+                return Err(
+                    BenchError::new(format!("no bench is named like `{name}`")).with_help(format!(
+                        "the benches are {}; the scenarios are {}; the groups are Runtime, Performance, Scenarios, Rivals, {}",
+                        RUNTIME_BENCHES.join(", "),
+                        SCENARIOS.join(", "),
+                        GROUPS_STUDIO_ONLY.map(|(group, _)| group).join(", ")
+                    )),
+                );
+            }
+            for bench in matching {
+                if !selection.benches.contains(&bench) {
+                    selection.benches.push(bench);
+                }
+            }
+        }
+    }
+    selection
+        .benches
+        .sort_by_key(|bench| RUNTIME_BENCHES.iter().position(|b| b == bench));
+    Ok(selection)
+}
+
+/// Why a tool tools.toml declares, which the bench does not know, does not run.
+fn why_not_run(name: &str, bench_dir: &Path) -> String {
+    let what = "the harness has no adapter for its API and mock surface yet (competitors.md §7)";
+    if bench_dir.join("tools").join(name).is_dir() {
+        format!("downloaded to benchmark/tools/{name}/ but not run: {what}")
+    } else {
+        format!("not downloaded, and not run in this version: {what}")
+    }
+}
+
+/// The competitors `--tools` names (every one when it names none) that can run with what is
+/// on disk, and everything else it names or tools.toml declares, with why it does not run.
+pub(super) fn select_tools(
+    requested: &[String],
+    context: &Context,
+) -> Result<(Vec<&'static dyn Competitor>, Vec<NotRun>), BenchError> {
+    let declared: Vec<String> = match ToolsFile::read(&context.bench_dir.join("tools.toml")) {
+        Ok(file) => file.names().into_iter().map(str::to_string).collect(),
+        Err(_) => Vec::new(),
+    };
+    let mut chosen: Vec<&'static dyn Competitor> = Vec::new();
+    let mut not_run = Vec::new();
+    if requested.is_empty() {
+        chosen = ALL.to_vec();
+        for name in declared.iter().filter(|name| from_key(name).is_none()) {
+            not_run.push((name.clone(), why_not_run(name, context.bench_dir)));
+        }
+    }
+    for name in requested {
+        let key = name.trim().to_ascii_lowercase();
+        if let Some(tool) = from_key(&key) {
+            if !chosen.contains(&tool) {
+                chosen.push(tool);
+            }
+        } else if declared.contains(&key) {
+            not_run.push((key.clone(), why_not_run(&key, context.bench_dir)));
+        } else {
+            let mut known: Vec<String> = ALL.iter().map(|tool| tool.key().to_string()).collect();
+            known.extend(declared.iter().filter(|name| from_key(name).is_none()).cloned());
+            return Err(BenchError::new(format!("--tools names an unknown tool `{name}`"))
+                .with_help(format!("the tools are {}", known.join(", "))));
+        }
+    }
+    // A tool runs only when what it needs is on disk; otherwise the report says how to get it.
+    chosen.retain(|tool| match tool.missing(context) {
+        None => true,
+        Some(why) => {
+            not_run.push((tool.key().to_string(), why));
+            false
+        }
+    });
+    Ok((chosen, not_run))
+}
