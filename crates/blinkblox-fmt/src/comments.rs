@@ -18,8 +18,9 @@ pub struct Comment {
     pub text: String,
 }
 
-/// Every comment of `text`, in order, or the lexer's diagnostics when it does not lex.
-pub fn collect(text: &str) -> Result<Vec<Comment>, Vec<Diagnostic>> {
+/// Every comment of `text`, in order, with the lexer's diagnostics (comments after a
+/// lexical error are still found).
+pub fn collect(text: &str) -> (Vec<Comment>, Vec<Diagnostic>) {
     let mut lexer = Lexer::new(FileId(0), text);
     let mut diagnostics = Vec::new();
     let mut comments = Vec::new();
@@ -28,18 +29,15 @@ pub fn collect(text: &str) -> Result<Vec<Comment>, Vec<Diagnostic>> {
         let token = lexer.next_token(&mut diagnostics);
         scan_gap(text, previous_end, token.span.start as usize, &mut comments);
         previous_end = token.span.end as usize;
-        if token.kind == TokenKind::Eof || !diagnostics.is_empty() {
+        if token.kind == TokenKind::Eof {
             break;
         }
     }
-    if diagnostics.is_empty() {
-        Ok(comments)
-    } else {
-        Err(diagnostics)
-    }
+    (comments, diagnostics)
 }
 
-/// Comments in `text[start..end]`, which holds only whitespace and comments.
+/// Comments in `text[start..end]`, which holds only whitespace and comments (and, in a
+/// file that does not lex, stray characters).
 fn scan_gap(text: &str, start: usize, end: usize, out: &mut Vec<Comment>) {
     let bytes = text.as_bytes();
     let mut i = start;
@@ -91,7 +89,8 @@ mod tests {
     #[test]
     fn finds_line_and_block_comments_between_tokens() {
         let text = "-- a  \ntype --[[ b\n c ]] X = u8 --[==[ ]] ]==]\n-- d";
-        let comments = collect(text).expect("lexes");
+        let (comments, diagnostics) = collect(text);
+        assert!(diagnostics.is_empty());
         let texts: Vec<&str> = comments.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["-- a", "--[[ b\n c ]]", "--[==[ ]] ]==]", "-- d"]);
         assert_eq!(
@@ -101,7 +100,9 @@ mod tests {
     }
 
     #[test]
-    fn a_file_that_does_not_lex_gives_its_diagnostics() {
-        assert!(collect("type X = u8 @").is_err());
+    fn a_file_that_does_not_lex_gives_its_diagnostics_and_its_comments() {
+        let (comments, diagnostics) = collect("type X = u8 @ -- after\n'open -- in the string");
+        assert_eq!(diagnostics.len(), 2);
+        assert_eq!(comments.len(), 1);
     }
 }

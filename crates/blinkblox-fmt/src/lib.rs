@@ -37,10 +37,19 @@ pub struct NotFormatted {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Every comment of `text`, in order; a file that does not lex has its comments found
+/// too (for editors: folding, highlighting).
+pub fn comments(text: &str) -> Vec<Comment> {
+    comments::collect(text).0
+}
+
 /// The schema `text` in the canonical layout. A schema that does not lex or parse is left
 /// alone: its diagnostics say why.
 pub fn format_source(text: &str) -> Result<String, NotFormatted> {
-    let comments = comments::collect(text).map_err(|diagnostics| NotFormatted { diagnostics })?;
+    let (comments, diagnostics) = comments::collect(text);
+    if !diagnostics.is_empty() {
+        return Err(NotFormatted { diagnostics });
+    }
     let (file, diagnostics) = parser::parse(FileId(0), text);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(NotFormatted { diagnostics });

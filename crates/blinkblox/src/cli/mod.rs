@@ -3,7 +3,9 @@
 pub mod bench;
 pub mod check;
 pub mod compile;
+pub mod fmt;
 pub mod init;
+pub mod lsp;
 pub mod package;
 pub mod sync;
 
@@ -27,8 +29,12 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Compile one schema to its ServerOutput/ClientOutput/TypesOutput (Blink's workflow).
     Compile(compile::CompileArgs),
+    /// Rewrite schemas in the canonical layout; `--check` lists those that are not.
+    Fmt(fmt::FmtArgs),
     /// Write blinkblox.toml and an example schema into a Rojo project.
     Init(init::InitArgs),
+    /// Run the language server on stdio, for editors.
+    Lsp(lsp::LspArgs),
     /// Sync, then write the generated modules as a Wally package (folder and .zip).
     Package(package::PackageArgs),
     /// Compile every schema into the Rojo tree and record blinkblox.lock.
@@ -55,7 +61,9 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => check::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Init(args) => init::run(args),
+        Command::Lsp(args) => lsp::run(args),
         Command::Package(args) => package::run(args),
         Command::Sync(args) => sync::run(args),
     }

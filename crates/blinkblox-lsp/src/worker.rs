@@ -1,0 +1,78 @@
+//! Analyses in the background, so the server keeps answering while a large schema is
+//! checked. Jobs queued for a document are replaced by newer ones before they start: a
+//! burst of edits costs one analysis of the latest text, not one per keystroke.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::thread;
+
+use blinkblox_schema::CheckSettings;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use lsp_types::Url;
+
+use crate::analysis::{Analysis, analyze};
+
+pub struct Job {
+    pub uri: Url,
+    pub version: i32,
+    pub path: PathBuf,
+    pub text: Arc<String>,
+    pub settings: CheckSettings,
+}
+
+pub struct Done {
+    pub uri: Url,
+    pub version: i32,
+    pub analysis: Arc<Analysis>,
+}
+
+pub struct Worker {
+    jobs: Sender<Job>,
+    pub results: Receiver<Done>,
+}
+
+impl Worker {
+    pub fn start() -> Worker {
+        let (jobs, job_receiver) = unbounded::<Job>();
+        let (result_sender, results) = unbounded();
+        thread::Builder::new()
+            .name("blinkblox-lsp-analysis".to_string())
+            .spawn(move || run(&job_receiver, &result_sender))
+            .expect("spawn the analysis thread");
+        Worker { jobs, results }
+    }
+
+    pub fn submit(&self, job: Job) {
+        // The thread only stops when the server drops the worker.
+        let _ = self.jobs.send(job);
+    }
+}
+
+fn run(jobs: &Receiver<Job>, results: &Sender<Done>) {
+    while let Ok(first) = jobs.recv() {
+        let mut latest = vec![first];
+        while let Ok(job) = jobs.try_recv() {
+            match latest.iter_mut().find(|queued| queued.uri == job.uri) {
+                Some(stale) => *stale = job,
+                None => latest.push(job),
+            }
+        }
+        for job in latest {
+            let analysis = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                analyze(&job.path, &job.uri, &job.text, &job.settings)
+            }));
+            let Ok(analysis) = analysis else {
+                eprintln!("blinkblox lsp: the analysis of {} failed", job.uri);
+                continue;
+            };
+            let done = Done {
+                uri: job.uri,
+                version: job.version,
+                analysis: Arc::new(analysis),
+            };
+            if results.send(done).is_err() {
+                return;
+            }
+        }
+    }
+}
