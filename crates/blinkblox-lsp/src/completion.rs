@@ -161,10 +161,11 @@ pub fn context(text: &str, offset: usize) -> Context {
                     }
                 }
             }
-            _ => Context::FieldKeys {
-                keyword,
-                present: frame.keys.clone(),
-            },
+            _ => {
+                let mut present = frame.keys.clone();
+                present.extend(keys_after(&text[offset..]));
+                Context::FieldKeys { keyword, present }
+            }
         },
         Frame::Struct => match back0 {
             Some((TokenKind::Colon | TokenKind::DotDot, _)) => types(Vec::new()),
@@ -173,6 +174,38 @@ pub fn context(text: &str, offset: usize) -> Context {
         Frame::Parens | Frame::Angles | Frame::Map | Frame::Brackets => types(Vec::new()),
         Frame::Members | Frame::Variants | Frame::Other => Context::Nothing,
     }
+}
+
+/// The keys written after the cursor, up to the end of the block.
+fn keys_after(rest: &str) -> Vec<String> {
+    let mut lexer = Lexer::new(FileId(0), rest);
+    let mut sink = Vec::new();
+    let mut keys = Vec::new();
+    let mut depth = 0usize;
+    let mut previous: Option<(TokenKind, &str)> = None;
+    loop {
+        let token = lexer.next_token(&mut sink);
+        sink.clear();
+        let word = &rest[token.span.start as usize..token.span.end as usize];
+        match token.kind {
+            TokenKind::Eof => break,
+            TokenKind::LBrace | TokenKind::LParen | TokenKind::LBracket | TokenKind::Less => depth += 1,
+            TokenKind::RBrace | TokenKind::RParen | TokenKind::RBracket | TokenKind::Greater => {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            }
+            TokenKind::Colon if depth == 0 => {
+                if let Some((TokenKind::Ident, key)) = previous {
+                    keys.push(key.to_string());
+                }
+            }
+            _ => {}
+        }
+        previous = Some((token.kind, word));
+    }
+    keys
 }
 
 fn closed_string(text: &str) -> bool {
