@@ -58,7 +58,7 @@ fn fix(text: &str, code: &str) -> (String, String) {
         .map(|d| d.code)
         .collect();
     assert!(
-        !codes.iter().any(|c| *c == code),
+        !codes.contains(&code),
         "{code} still there after the fix: {fixed}"
     );
     (action["title"].as_str().unwrap().to_string(), fixed)
