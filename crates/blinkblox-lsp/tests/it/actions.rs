@@ -57,10 +57,7 @@ fn fix(text: &str, code: &str) -> (String, String) {
         .iter()
         .map(|d| d.code)
         .collect();
-    assert!(
-        !codes.contains(&code),
-        "{code} still there after the fix: {fixed}"
-    );
+    assert!(!codes.contains(&code), "{code} still there after the fix: {fixed}");
     (action["title"].as_str().unwrap().to_string(), fixed)
 }
 
