@@ -46,9 +46,9 @@ pub enum Stopped {
 pub fn run_stdio() -> std::io::Result<Stopped> {
     let stdin = std::io::stdin();
     let input = std::io::BufReader::new(stdin);
-    let (incoming, outgoing, writer) = transport::spawn(input, std::io::stdout());
+    let (incoming, outgoing, writer) = transport::spawn(input, std::io::stdout())?;
     let stopped = serve(incoming, outgoing);
-    // The writer ends once every queued message is written.
+    // The writer ends once every queued message is written (`serve` dropped its sender).
     writer
         .join()
         .map_err(|_| std::io::Error::other("the writer thread stopped unexpectedly"))?;

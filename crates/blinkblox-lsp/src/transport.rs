@@ -31,17 +31,17 @@ pub enum Outgoing {
     ParseError(String),
 }
 
+/// The ends of a transport: messages in, messages out, and the writer thread (which ends
+/// once everything sent is written).
+pub type Transport = (Receiver<Incoming>, Sender<Outgoing>, thread::JoinHandle<()>);
+
 /// Starts the reader and writer threads over any pair of streams.
-pub fn spawn(
-    input: impl BufRead + Send + 'static,
-    output: impl Write + Send + 'static,
-) -> (Receiver<Incoming>, Sender<Outgoing>, thread::JoinHandle<()>) {
+pub fn spawn(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) -> io::Result<Transport> {
     let (incoming_sender, incoming) = unbounded();
     let (outgoing, outgoing_receiver) = unbounded::<Outgoing>();
     thread::Builder::new()
         .name("blinkblox-lsp-reader".to_string())
-        .spawn(move || read_loop(input, &incoming_sender))
-        .expect("spawn the reader thread");
+        .spawn(move || read_loop(input, &incoming_sender))?;
     let writer = thread::Builder::new()
         .name("blinkblox-lsp-writer".to_string())
         .spawn(move || {
@@ -51,9 +51,8 @@ pub fn spawn(
                     break;
                 }
             }
-        })
-        .expect("spawn the writer thread");
-    (incoming, outgoing, writer)
+        })?;
+    Ok((incoming, outgoing, writer))
 }
 
 fn read_loop(mut input: impl BufRead, sender: &Sender<Incoming>) {

@@ -27,7 +27,9 @@ pub struct Done {
 }
 
 pub struct Worker {
-    jobs: Sender<Job>,
+    /// `None` when the system would not start the thread: the server then analyses in its
+    /// own thread.
+    jobs: Option<Sender<Job>>,
     pub results: Receiver<Done>,
 }
 
@@ -35,16 +37,21 @@ impl Worker {
     pub fn start() -> Worker {
         let (jobs, job_receiver) = unbounded::<Job>();
         let (result_sender, results) = unbounded();
-        thread::Builder::new()
+        let started = thread::Builder::new()
             .name("blinkblox-lsp-analysis".to_string())
-            .spawn(move || run(&job_receiver, &result_sender))
-            .expect("spawn the analysis thread");
-        Worker { jobs, results }
+            .spawn(move || run(&job_receiver, &result_sender));
+        Worker {
+            jobs: started.is_ok().then_some(jobs),
+            results,
+        }
     }
 
-    pub fn submit(&self, job: Job) {
-        // The thread only stops when the server drops the worker.
-        let _ = self.jobs.send(job);
+    /// Queues a job; gives it back when there is no thread to run it.
+    pub fn submit(&self, job: Job) -> Result<(), Job> {
+        match &self.jobs {
+            Some(jobs) => jobs.send(job).map_err(|returned| returned.into_inner()),
+            None => Err(job),
+        }
     }
 }
 
