@@ -10,7 +10,8 @@
 //!   line when it fits in [`WIDTH`] columns, otherwise one entry per line with trailing
 //!   commas;
 //! - every comment kept, at the entry it was written before or after; a list holding a
-//!   comment or a blank line is laid out one entry per line.
+//!   comment or a blank line is laid out one entry per line;
+//! - the file's line endings kept (`\r\n` when it has them), no trailing whitespace.
 //!
 //! Formatting changes only layout: the schema means the same and compiles to the same
 //! modules, and formatting a formatted schema changes nothing.

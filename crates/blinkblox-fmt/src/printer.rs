@@ -93,10 +93,12 @@ impl<'a> Printer<'a> {
         let mut rendered = String::new();
         // Writing into a String cannot fail.
         let _ = doc.render_fmt(WIDTH, &mut rendered);
+        // A file written with Windows line endings keeps them.
+        let newline = if self.text.contains("\r\n") { "\r\n" } else { "\n" };
         let mut out = String::with_capacity(rendered.len() + 1);
         for line in rendered.lines() {
-            out.push_str(line.trim_end_matches([' ', '\t']));
-            out.push('\n');
+            out.push_str(line.trim_end_matches([' ', '\t', '\r']));
+            out.push_str(newline);
         }
         out
     }

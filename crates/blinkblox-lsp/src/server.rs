@@ -250,7 +250,7 @@ impl Server {
             if let Some(document) = self.documents.get_mut(&uri) {
                 document.due = None;
             }
-            if let Err(job) = self.worker.submit(job) {
+            if let Some(job) = self.worker.submit(job) {
                 let analysis = analyze(&job.path, &job.uri, &job.text, &job.settings);
                 self.accept(Done {
                     uri: job.uri,

@@ -47,10 +47,10 @@ impl Worker {
     }
 
     /// Queues a job; gives it back when there is no thread to run it.
-    pub fn submit(&self, job: Job) -> Result<(), Job> {
+    pub fn submit(&self, job: Job) -> Option<Job> {
         match &self.jobs {
-            Some(jobs) => jobs.send(job).map_err(|returned| returned.into_inner()),
-            None => Err(job),
+            Some(jobs) => jobs.send(job).err().map(|returned| returned.into_inner()),
+            None => Some(job),
         }
     }
 }

@@ -101,3 +101,12 @@ fn a_schema_that_does_not_parse_is_not_formatted() {
     let err = format_source("type A = u8 $").expect_err("a lexer error");
     assert_eq!(err.diagnostics[0].code, "E1001");
 }
+
+#[test]
+fn windows_line_endings_are_kept() {
+    let text = "-- a\r\n--[[ b\r\n c ]]\r\nstruct S { a: u8 }\r\n";
+    assert_eq!(
+        format(text),
+        "-- a\r\n--[[ b\r\n c ]]\r\nstruct S {\r\n    a: u8,\r\n}\r\n"
+    );
+}
