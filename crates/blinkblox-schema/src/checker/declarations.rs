@@ -322,7 +322,7 @@ impl<'a> Checker<'a> {
                     "unknown field",
                 );
                 if let Some(suggestion) = closest(&field.key.text, allowed.iter().copied()) {
-                    diagnostic = diagnostic.with_note(format!("did you mean `{suggestion}`?"));
+                    diagnostic = diagnostic.with_did_you_mean(field.key.span, suggestion);
                 }
                 let list: Vec<String> = allowed.iter().map(|k| format!("`{k}`")).collect();
                 let article = if what.starts_with('e') { "an" } else { "a" };
@@ -429,7 +429,7 @@ impl<'a> Checker<'a> {
             diagnostic = diagnostic.with_note("declare two events, one from each side");
         }
         if let Some(suggestion) = suggestion {
-            diagnostic = diagnostic.with_note(format!("did you mean `{suggestion}`?"));
+            diagnostic = diagnostic.with_did_you_mean(field.value.span(), suggestion);
         }
         self.report(diagnostic);
     }

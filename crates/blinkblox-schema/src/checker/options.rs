@@ -99,8 +99,13 @@ impl Checker<'_> {
                 item.name.span,
                 "no such option",
             );
-            if let Some(suggestion) = closest(name, OPTIONS.iter().map(|(known, _)| *known)) {
-                diagnostic = diagnostic.with_note(format!("did you mean `{suggestion}`?"));
+            match closest(name, OPTIONS.iter().map(|(known, _)| *known)) {
+                // A default's span is its value in blinkblox.toml: nothing there to replace.
+                Some(suggestion) if from_schema => {
+                    diagnostic = diagnostic.with_did_you_mean(item.name.span, suggestion)
+                }
+                Some(suggestion) => diagnostic = diagnostic.with_note(format!("did you mean `{suggestion}`?")),
+                None => {}
             }
             let all: Vec<&str> = OPTIONS.iter().map(|(known, _)| *known).collect();
             self.report(diagnostic.with_note(format!("the options are {}", all.join(", "))));

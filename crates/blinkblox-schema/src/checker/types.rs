@@ -354,7 +354,7 @@ impl<'a> Checker<'a> {
                 );
                 if path.len() == 1 {
                     if let Some(suggestion) = self.suggest_type(context.scope, &last.text, &generic_names) {
-                        diagnostic = diagnostic.with_note(format!("did you mean `{suggestion}`?"));
+                        diagnostic = diagnostic.with_did_you_mean(last.span, &suggestion);
                     } else {
                         diagnostic = diagnostic
                             .with_note("declare it with `type`, `struct`, `enum`, `map` or `set`, or import it");

@@ -5,8 +5,13 @@
 //!  "line":4,"column":9,"end_line":4,"end_column":14,
 //!  "labels":[{"file":"net.blink","line":4,"column":9,"end_line":4,"end_column":14,
 //!             "message":"not declared","primary":true}],
-//!  "notes":["did you mean `Health`?"]}
+//!  "notes":["did you mean `Health`?"],
+//!  "suggestions":[{"file":"net.blink","line":4,"column":9,"end_line":4,"end_column":14,
+//!                  "replacement":"Health"}]}
 //! ```
+//!
+//! A suggestion is a fix a tool may apply as it is: the replacement for the span (an empty
+//! span inserts it).
 //!
 //! Lines and columns are 1-based; columns count characters; `end_column` is exclusive.
 
@@ -74,6 +79,28 @@ pub fn to_json(diagnostic: &Diagnostic, sources: &SourceMap) -> Value {
         "end_column": p.end_column,
         "labels": labels,
         "notes": diagnostic.notes,
+        "suggestions": diagnostic
+            .suggestions
+            .iter()
+            .map(|suggestion| {
+                let at = label_json(
+                    &Label {
+                        span: suggestion.span,
+                        message: String::new(),
+                    },
+                    true,
+                    sources,
+                );
+                json!({
+                    "file": at["file"],
+                    "line": at["line"],
+                    "column": at["column"],
+                    "end_line": at["end_line"],
+                    "end_column": at["end_column"],
+                    "replacement": suggestion.replacement,
+                })
+            })
+            .collect::<Vec<_>>(),
     })
 }
 

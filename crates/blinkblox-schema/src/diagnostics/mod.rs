@@ -27,6 +27,14 @@ pub struct Label {
     pub message: String,
 }
 
+/// A fix certain enough for a tool to apply: put `replacement` in place of `span` (an empty
+/// span inserts it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+    pub span: Span,
+    pub replacement: String,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
     /// A stable code such as `E3007`.
@@ -37,6 +45,8 @@ pub struct Diagnostic {
     pub secondary: Vec<Label>,
     /// Help lines: how to fix it.
     pub notes: Vec<String>,
+    /// Machine-applicable fixes (`--message-format json`, the editor's quick fixes).
+    pub suggestions: Vec<Suggestion>,
 }
 
 impl Diagnostic {
@@ -51,6 +61,7 @@ impl Diagnostic {
             },
             secondary: Vec::new(),
             notes: Vec::new(),
+            suggestions: Vec::new(),
         }
     }
 
@@ -72,6 +83,21 @@ impl Diagnostic {
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
+    }
+
+    /// A fix a tool may apply as it is.
+    pub fn with_suggestion(mut self, span: Span, replacement: impl Into<String>) -> Diagnostic {
+        self.suggestions.push(Suggestion {
+            span,
+            replacement: replacement.into(),
+        });
+        self
+    }
+
+    /// "Did you mean `name`?" for the word at `span`, as a note and as a fix.
+    pub fn with_did_you_mean(self, span: Span, name: &str) -> Diagnostic {
+        self.with_note(format!("did you mean `{name}`?"))
+            .with_suggestion(span, name)
     }
 
     pub fn is_error(&self) -> bool {

@@ -114,7 +114,7 @@ impl Parser<'_> {
                 );
                 match closest(word, DECLARATION_WORDS.iter().copied()) {
                     Some(keyword) if !word.is_empty() => {
-                        diagnostic = diagnostic.with_note(format!("did you mean `{keyword}`?"));
+                        diagnostic = diagnostic.with_did_you_mean(token.span, keyword);
                     }
                     _ => {
                         diagnostic = diagnostic.with_note(
@@ -256,7 +256,8 @@ impl Parser<'_> {
                 self.previous_span(),
                 "add `,` here",
             )
-            .with_note(format!("separate {list} with commas, as Blink does")),
+            .with_note(format!("separate {list} with commas, as Blink does"))
+            .with_suggestion(self.previous_span(), ","),
         );
     }
 

@@ -1,7 +1,7 @@
 //! `blinkblox check`: parse and check schemas, print diagnostics, write nothing.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use blinkblox_codegen::{Outputs, Source, compile};
@@ -10,6 +10,7 @@ use blinkblox_schema::diagnostics::Diagnostic;
 
 use crate::cli::EXIT_USAGE;
 use crate::cli::output::Output;
+use crate::cli::schema_files;
 
 /// Check schemas for errors without writing anything.
 ///
@@ -57,7 +58,7 @@ pub fn run(args: CheckArgs, out: &Output) -> ExitCode {
         if root.is_file() {
             files.push(root.clone());
         } else if root.is_dir() {
-            files.extend(find_schemas(root, out));
+            files.extend(schema_files::find(root, out));
         } else {
             let problem = if root.exists() {
                 "is neither a file nor a folder"
@@ -129,32 +130,4 @@ fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
-}
-
-/// Every `*.blink` file under `root`, sorted, skipping hidden folders. A folder that
-/// cannot be read is a warning on stderr, so "no problems" never hides skipped schemas.
-fn find_schemas(root: &Path, out: &Output) -> Vec<PathBuf> {
-    let walk = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .into_iter()
-        .filter_entry(|entry| {
-            entry.depth() == 0 || !entry.file_name().to_str().is_some_and(|name| name.starts_with('.'))
-        });
-    let mut files = Vec::new();
-    for entry in walk {
-        match entry {
-            Ok(entry) if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "blink") => {
-                files.push(entry.into_path());
-            }
-            Ok(_) => {}
-            Err(err) => {
-                let place = err.path().unwrap_or(root).display().to_string();
-                out.warning(&format!(
-                    "skipped `{place}`: {err} (make it readable, or name the schemas to check explicitly)"
-                ));
-            }
-        }
-    }
-    files.sort();
-    files
 }

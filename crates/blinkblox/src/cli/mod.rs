@@ -3,9 +3,12 @@
 pub mod bench;
 pub mod check;
 pub mod compile;
+pub mod fmt;
 pub mod init;
+pub mod lsp;
 pub mod output;
 pub mod package;
+pub mod schema_files;
 pub mod sync;
 
 use std::process::ExitCode;
@@ -30,8 +33,12 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Compile one schema to its ServerOutput/ClientOutput/TypesOutput (Blink's workflow).
     Compile(compile::CompileArgs),
+    /// Rewrite schemas in the canonical layout; `--check` lists those that are not.
+    Fmt(fmt::FmtArgs),
     /// Write blinkblox.toml and an example schema into a Rojo project.
     Init(init::InitArgs),
+    /// Run the language server on stdio, for editors.
+    Lsp(lsp::LspArgs),
     /// Sync, then write the generated modules as a Wally package (folder and .zip).
     Package(package::PackageArgs),
     /// Compile every schema into the Rojo tree and record blinkblox.lock.
@@ -59,7 +66,9 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => check::run(args, &out),
         Command::Compile(args) => compile::run(args, &out),
+        Command::Fmt(args) => fmt::run(args, &out),
         Command::Init(args) => init::run(args, &out),
+        Command::Lsp(args) => lsp::run(args),
         Command::Package(args) => package::run(args, &out),
         Command::Sync(args) => sync::run(args, &out),
     }

@@ -347,3 +347,29 @@ fn a_typo_where_a_closed_set_is_expected_gets_a_suggestion() {
         server_only.stderr
     );
 }
+
+#[test]
+fn json_carries_the_fixes_a_tool_can_apply() {
+    let (_temp, dir) =
+        project("type Health = u8\nevent Hit { From: Client Type: Reliable, Call: SingleSync, Data: Helth }\n");
+    let result = run(&dir, &["check", "--message-format", "json"], &[]);
+    assert_eq!(result.code, 1);
+    let lines = json_lines(&result.stdout);
+    let fix = |code: &str| {
+        let line = lines
+            .iter()
+            .find(|line| line["code"] == code)
+            .unwrap_or_else(|| panic!("{code}: {lines:?}"));
+        line["suggestions"][0].clone()
+    };
+    let comma = fix("E2008");
+    assert_eq!(comma["replacement"], ",");
+    assert_eq!((comma["line"].as_u64(), comma["column"].as_u64()), (Some(2), Some(25)));
+    assert_eq!(comma["column"], comma["end_column"], "an insertion");
+    let name = fix("E3001");
+    assert_eq!(name["replacement"], "Health");
+    assert_eq!(
+        (name["column"].as_u64(), name["end_column"].as_u64()),
+        (Some(66), Some(71))
+    );
+}

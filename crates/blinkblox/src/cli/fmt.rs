@@ -1,0 +1,137 @@
+//! `blinkblox fmt`: rewrite schemas in the one canonical layout (`blinkblox_fmt`), or with
+//! `--check` list the ones that are not in it, for CI.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use blinkblox_project::writer;
+use blinkblox_schema::loader::display_name;
+use blinkblox_schema::source::{SourceFile, SourceMap};
+
+use crate::cli::EXIT_USAGE;
+use crate::cli::output::Output;
+use crate::cli::schema_files;
+
+/// Format schemas: comments kept, declarations one field per line, trailing commas.
+///
+/// Exits 0 when every schema is formatted (or was rewritten), 1 when `--check` found one
+/// that is not, or a schema does not parse, 2 on a usage error.
+#[derive(Debug, clap::Args)]
+pub struct FmtArgs {
+    /// Schema files, or folders to search for *.blink files. Default: every *.blink file
+    /// under the current folder.
+    #[arg(value_name = "FILES|DIRS")]
+    pub paths: Vec<PathBuf>,
+
+    /// Write nothing: list the schemas that are not formatted, and exit 1 if there are any.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// What formatting one file came to.
+enum Outcome {
+    Unchanged,
+    /// Rewritten, or with `--check`, would be.
+    Changed,
+    /// Does not parse, or could not be read or written: reported already.
+    Failed,
+}
+
+pub fn run(args: FmtArgs, out: &Output) -> ExitCode {
+    let roots = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let mut files = Vec::new();
+    for root in &roots {
+        if root.is_file() {
+            files.push(root.clone());
+        } else if root.is_dir() {
+            files.extend(schema_files::find(root, out));
+        } else {
+            out.error_text(
+                &format!("`{}` does not exist", root.display()),
+                Some("name .blink files or folders that contain them"),
+            );
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+    let (mut changed, mut failed) = (0usize, 0usize);
+    for file in &files {
+        match format_file(file, args.check, out) {
+            Outcome::Unchanged => {}
+            Outcome::Changed => {
+                changed += 1;
+                if args.check {
+                    out.status(&display_name(file));
+                } else {
+                    out.detail(&format!("  formatted {}", display_name(file)));
+                }
+            }
+            Outcome::Failed => failed += 1,
+        }
+    }
+    let schemas = plural(files.len(), "schema");
+    if args.check && changed > 0 {
+        out.error_text(
+            &format!("checked {schemas}: {} not formatted", plural(changed, "schema")),
+            Some("run `blinkblox fmt`"),
+        );
+    } else if !args.check {
+        out.status(&format!("formatted {schemas}: {} rewritten", plural(changed, "schema")));
+    }
+    if failed > 0 {
+        out.error_text(&format!("{} could not be formatted", plural(failed, "schema")), None);
+    }
+    out.exit_code(failed > 0 || (args.check && changed > 0))
+}
+
+fn format_file(path: &Path, check: bool, out: &Output) -> Outcome {
+    let name = display_name(path);
+    let text = match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => {
+                out.error_text(
+                    &format!("`{name}` is not valid UTF-8"),
+                    Some("save the schema as UTF-8 text"),
+                );
+                return Outcome::Failed;
+            }
+        },
+        Err(err) => {
+            out.error_text(&format!("cannot read `{name}`: {err}"), None);
+            return Outcome::Failed;
+        }
+    };
+    let formatted = match blinkblox_fmt::format_source(&text) {
+        Ok(formatted) => formatted,
+        Err(not_formatted) => {
+            let mut sources = SourceMap::default();
+            sources.add(SourceFile::new(path.to_path_buf(), name.clone(), text));
+            out.diagnostics(&not_formatted.diagnostics, &sources);
+            out.error_text(
+                &format!("`{name}` was not formatted: fix the syntax errors above first"),
+                None,
+            );
+            return Outcome::Failed;
+        }
+    };
+    if formatted == text {
+        return Outcome::Unchanged;
+    }
+    if !check && let Err(err) = writer::write_atomic(path, formatted.as_bytes()) {
+        out.error_text(&format!("cannot write `{name}`: {err}"), None);
+        return Outcome::Failed;
+    }
+    Outcome::Changed
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

@@ -1,0 +1,99 @@
+//! `blinkblox fmt` from the outside: rewriting, `--check` for CI, schemas that do not
+//! parse; and over a copy of every valid fixture, formatting is idempotent and the
+//! generated modules are the same before and after.
+
+use std::path::Path;
+
+use blinkblox_codegen::{Outputs, Source, Targets, compile};
+use blinkblox_schema::CheckSettings;
+
+use crate::common::{blinkblox, copy_dir, files_under, read, stderr, stdout};
+
+const UNFORMATTED: &str =
+    "event Hit{From:Client,Type:Reliable,Call:SingleSync,Data:u8} -- hits\n\n\n\nstruct P{a:u8}\n";
+const FORMATTED: &str = "event Hit {\n    From: Client,\n    Type: Reliable,\n    Call: SingleSync,\n    Data: u8,\n} -- hits\n\nstruct P {\n    a: u8,\n}\n";
+
+#[test]
+fn check_lists_what_it_would_change_and_fmt_rewrites_it() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    std::fs::write(temp.path().join("a.blink"), UNFORMATTED).unwrap();
+    std::fs::write(temp.path().join("b.blink"), FORMATTED).unwrap();
+    let check = blinkblox(temp.path()).args(["fmt", "--check"]).assert().code(1);
+    assert_eq!(stdout(&check).trim(), "a.blink");
+    assert!(
+        stderr(&check).contains("checked 2 schemas: 1 schema not formatted"),
+        "{}",
+        stderr(&check)
+    );
+    assert_eq!(read(&temp.path().join("a.blink")), UNFORMATTED, "--check wrote");
+
+    let run = blinkblox(temp.path()).arg("fmt").assert().code(0);
+    assert!(
+        stdout(&run).contains("formatted 2 schemas: 1 schema rewritten"),
+        "{}",
+        stdout(&run)
+    );
+    assert_eq!(read(&temp.path().join("a.blink")), FORMATTED);
+    blinkblox(temp.path())
+        .args(["fmt", "--check", "a.blink", "b.blink"])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn a_schema_that_does_not_parse_is_reported_and_left_alone() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let broken = "struct P { a: }\n";
+    std::fs::write(temp.path().join("bad.blink"), broken).unwrap();
+    std::fs::write(temp.path().join("latin1.blink"), b"type Caf\xe9 = u8\n").unwrap();
+    let run = blinkblox(temp.path()).env("NO_COLOR", "1").arg("fmt").assert().code(1);
+    let err = stderr(&run);
+    assert!(err.contains("error[E2001]") && err.contains("bad.blink:1:15"), "{err}");
+    assert!(err.contains("`latin1.blink` is not valid UTF-8"), "{err}");
+    assert_eq!(read(&temp.path().join("bad.blink")), broken);
+    blinkblox(temp.path()).args(["fmt", "nowhere.blink"]).assert().code(2);
+}
+
+fn modules(path: &Path) -> Vec<(String, String)> {
+    let outputs = Outputs::Modules(Targets {
+        types: true,
+        typescript: true,
+    });
+    let compiled = compile(Source::File(path), &CheckSettings::default(), outputs);
+    let mut found: Vec<(String, String)> = compiled
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.to_string(), d.message.clone()))
+        .collect();
+    found.extend(
+        compiled
+            .files
+            .iter()
+            .map(|f| (format!("{:?}", f.kind), f.contents.clone())),
+    );
+    found
+}
+
+#[test]
+fn every_valid_fixture_formats_idempotently_to_the_same_modules() {
+    let fixtures = crate::repo_root().join("crates/blinkblox-schema/tests/fixtures/schema/valid");
+    let temp = tempfile::tempdir().expect("temp dir");
+    let (before, after) = (temp.path().join("before"), temp.path().join("after"));
+    copy_dir(&fixtures, &before);
+    copy_dir(&fixtures, &after);
+    blinkblox(&after).arg("fmt").assert().code(0);
+    blinkblox(&after).args(["fmt", "--check"]).assert().code(0);
+    let mut compared = 0;
+    for rel in files_under(&before)
+        .iter()
+        .filter(|rel| rel.ends_with(".blink") && !rel.contains('/'))
+    {
+        let (original, formatted) = (modules(&before.join(rel)), modules(&after.join(rel)));
+        assert!(
+            original == formatted,
+            "{rel}: the modules changed after `blinkblox fmt`"
+        );
+        compared += usize::from(original.iter().any(|(kind, _)| kind == "Server"));
+    }
+    assert!(compared > 10, "only {compared} fixtures compiled");
+}
