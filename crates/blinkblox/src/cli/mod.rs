@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod check;
 pub mod compile;
+pub mod import_zap;
 pub mod init;
 pub mod package;
 pub mod sync;
@@ -27,6 +28,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Compile one schema to its ServerOutput/ClientOutput/TypesOutput (Blink's workflow).
     Compile(compile::CompileArgs),
+    /// Translate a zap 0.6 config (net.zap) into the equivalent .blink schema.
+    ImportZap(import_zap::ImportZapArgs),
     /// Write blinkblox.toml and an example schema into a Rojo project.
     Init(init::InitArgs),
     /// Sync, then write the generated modules as a Wally package (folder and .zip).
@@ -55,6 +58,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => check::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::ImportZap(args) => import_zap::run(args),
         Command::Init(args) => init::run(args),
         Command::Package(args) => package::run(args),
         Command::Sync(args) => sync::run(args),

@@ -12,6 +12,7 @@ mod check_manifest;
 mod common;
 mod compile;
 mod example_runs;
+mod import_zap;
 mod package_errors;
 mod package_example;
 mod package_rojo;
