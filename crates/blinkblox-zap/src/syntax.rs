@@ -122,8 +122,6 @@ impl FieldValue {
 #[derive(Debug, Clone)]
 pub struct Parameters {
     pub list: Vec<(Option<Name>, Ty)>,
-    /// `(…)` rather than one type.
-    pub parenthesised: bool,
     pub span: Span,
 }
 

@@ -209,7 +209,6 @@ impl Parser<'_> {
             return Ok(Parameters {
                 span: ty.span,
                 list: vec![(None, ty)],
-                parenthesised: false,
             });
         }
         let open = self.bump();
@@ -229,7 +228,6 @@ impl Parser<'_> {
                 return Ok(Parameters {
                     span: ty.span,
                     list: vec![(None, ty)],
-                    parenthesised: false,
                 });
             }
             list.push((name, ty));
@@ -240,7 +238,6 @@ impl Parser<'_> {
         self.expect(TokenKind::RParen, "`,` or `)`")?;
         Ok(Parameters {
             list,
-            parenthesised: true,
             span: self.span_from(start),
         })
     }

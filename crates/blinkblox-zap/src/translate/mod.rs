@@ -30,11 +30,13 @@ pub fn translate(file: &File, text: &str, name: &str, settings: &Settings<'_>) -
         types: Vec::new(),
         options: ZapOptions::default(),
         out: String::new(),
+        header_end: 0,
     };
     translation.out.push_str(&format!(
         "-- Translated from {} by `blinkblox import-zap`.\n",
         file_name(name)
     ));
+    translation.header(file);
     let has_functions = has_functions(&file.decls);
     translation.options(&file.opts, has_functions, settings);
     let root = translation.new_scope(Vec::new(), None);
@@ -63,6 +65,9 @@ pub(crate) struct Translation<'a> {
     types: Vec<TypeEntry<'a>>,
     options: ZapOptions,
     out: String,
+    /// The file's header comments end here: they are written at the top, not again before
+    /// the first item.
+    header_end: u32,
 }
 
 impl<'a> Translation<'a> {
@@ -91,9 +96,39 @@ impl<'a> Translation<'a> {
         }
     }
 
+    /// The comments at the top of the file that a blank line separates from the first
+    /// option or declaration: they describe the file, and stay at its top.
+    fn header(&mut self, file: &File) {
+        let first = match (file.opts.first(), file.decls.first()) {
+            (Some(opt), _) => (&opt.comments, opt.span.start),
+            (None, Some(decl)) => (decl.comments(), decl.span().start),
+            (None, None) => return,
+        };
+        let (comments, item_start) = first;
+        let mut header = 0;
+        for (index, span) in comments.leading.iter().enumerate() {
+            let next = comments.leading.get(index + 1).map_or(item_start, |next| next.start);
+            let between = self.text.get(span.end as usize..next as usize).unwrap_or("");
+            if between.matches('\n').count() >= 2 {
+                header = index + 1;
+            }
+        }
+        let header: Vec<Span> = comments.leading[..header].to_vec();
+        for span in &header {
+            let comment = self.source(*span);
+            self.out.push_str(comment);
+            self.out.push('\n');
+        }
+        if let Some(last) = header.last() {
+            self.header_end = last.end;
+            self.out.push('\n');
+        }
+    }
+
     /// The comments on the lines above an item.
     fn leading(&mut self, comments: &Comments, indent: usize) {
-        for &span in &comments.leading {
+        let header_end = self.header_end;
+        for &span in comments.leading.iter().filter(|span| span.start >= header_end) {
             let comment = self.source(span);
             self.write_indent(indent);
             self.out.push_str(comment);

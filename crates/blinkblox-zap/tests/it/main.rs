@@ -1,6 +1,7 @@
 //! The integration tests of `blinkblox-zap`, one module per area.
 
 mod benchmark;
+mod docs;
 mod robustness;
 mod support;
 mod translations;
