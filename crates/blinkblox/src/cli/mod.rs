@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod compile;
 pub mod fmt;
+pub mod import_zap;
 pub mod init;
 pub mod lsp;
 pub mod output;
@@ -35,6 +36,8 @@ pub enum Command {
     Compile(compile::CompileArgs),
     /// Rewrite schemas in the canonical layout; `--check` lists those that are not.
     Fmt(fmt::FmtArgs),
+    /// Translate a zap 0.6 config (net.zap) into the equivalent .blink schema.
+    ImportZap(import_zap::ImportZapArgs),
     /// Write blinkblox.toml and an example schema into a Rojo project.
     Init(init::InitArgs),
     /// Run the language server on stdio, for editors.
@@ -67,6 +70,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args, &out),
         Command::Compile(args) => compile::run(args, &out),
         Command::Fmt(args) => fmt::run(args, &out),
+        Command::ImportZap(args) => import_zap::run(args, &out),
         Command::Init(args) => init::run(args, &out),
         Command::Lsp(args) => lsp::run(args),
         Command::Package(args) => package::run(args, &out),

@@ -14,6 +14,7 @@ mod compile;
 mod conventions;
 mod example_runs;
 mod fmt;
+mod import_zap;
 mod lsp_client;
 mod lsp_robustness;
 mod lsp_session;

@@ -1,0 +1,260 @@
+//! The syntax tree of a zap file, as written: nothing resolved, every node with its span.
+
+use blinkblox_schema::source::Span;
+
+/// A name, or a quoted key where zap allows one (struct fields, enumerators, variants).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+    /// Written as a string: `"hello world": u8`.
+    pub quoted: bool,
+}
+
+/// The comments that belong to an item: those on the lines above it, and the one that ends
+/// its last line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Comments {
+    pub leading: Vec<Span>,
+    pub trailing: Option<Span>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct File {
+    pub opts: Vec<Opt>,
+    pub decls: Vec<Decl>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Opt {
+    pub name: Name,
+    pub value: OptValue,
+    pub span: Span,
+    pub comments: Comments,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum OptValueKind {
+    /// The text between the quotes, and the quote character used.
+    Str(String, char),
+    /// The number as written.
+    Num(String),
+    Bool(bool),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptValue {
+    pub kind: OptValueKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum Decl {
+    Type(TypeDecl),
+    Event(EventDecl),
+    Function(FunctionDecl),
+    Namespace(NamespaceDecl),
+}
+
+impl Decl {
+    pub fn name(&self) -> &Name {
+        match self {
+            Decl::Type(decl) => &decl.name,
+            Decl::Event(decl) => &decl.name,
+            Decl::Function(decl) => &decl.name,
+            Decl::Namespace(decl) => &decl.name,
+        }
+    }
+
+    pub fn span(&self) -> Span {
+        match self {
+            Decl::Type(decl) => decl.span,
+            Decl::Event(decl) => decl.span,
+            Decl::Function(decl) => decl.span,
+            Decl::Namespace(decl) => decl.span,
+        }
+    }
+
+    pub fn comments(&self) -> &Comments {
+        match self {
+            Decl::Type(decl) => &decl.comments,
+            Decl::Event(decl) => &decl.comments,
+            Decl::Function(decl) => &decl.comments,
+            Decl::Namespace(decl) => &decl.comments,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct TypeDecl {
+    pub name: Name,
+    pub ty: Ty,
+    pub span: Span,
+    pub comments: Comments,
+}
+
+/// `key: value` inside an `event` or `funct` block.
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub key: Name,
+    pub value: FieldValue,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum FieldValue {
+    /// `Server`, `Reliable`, `ManyAsync`, `Async`…
+    Word(Name),
+    /// `data`, `args` and `rets`: one type or a parenthesised list.
+    Parameters(Parameters),
+}
+
+impl FieldValue {
+    pub fn span(&self) -> Span {
+        match self {
+            FieldValue::Word(word) => word.span,
+            FieldValue::Parameters(parameters) => parameters.span,
+        }
+    }
+}
+
+/// `T`, or `(a: T, U, …)` where names are optional.
+#[derive(Debug, Clone)]
+pub struct Parameters {
+    pub list: Vec<(Option<Name>, Ty)>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct EventDecl {
+    pub name: Name,
+    pub fields: Vec<Field>,
+    pub span: Span,
+    pub comments: Comments,
+}
+
+#[derive(Debug, Clone)]
+pub struct FunctionDecl {
+    pub name: Name,
+    pub fields: Vec<Field>,
+    pub span: Span,
+    pub comments: Comments,
+}
+
+#[derive(Debug, Clone)]
+pub struct NamespaceDecl {
+    pub name: Name,
+    pub decls: Vec<Decl>,
+    pub span: Span,
+    pub comments: Comments,
+}
+
+/// A number in a range, as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Number {
+    pub text: String,
+    pub value: f64,
+    pub span: Span,
+}
+
+/// `a..b`, `a..`, `..b`, `..` or `n`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Range {
+    pub min: Option<Number>,
+    pub max: Option<Number>,
+    pub exact: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumKind {
+    U8,
+    U16,
+    U32,
+    I8,
+    I16,
+    I32,
+    F32,
+    F64,
+}
+
+impl NumKind {
+    pub fn from_word(word: &str) -> Option<NumKind> {
+        Some(match word {
+            "u8" => NumKind::U8,
+            "u16" => NumKind::U16,
+            "u32" => NumKind::U32,
+            "i8" => NumKind::I8,
+            "i16" => NumKind::I16,
+            "i32" => NumKind::I32,
+            "f32" => NumKind::F32,
+            "f64" => NumKind::F64,
+            _ => return None,
+        })
+    }
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            NumKind::U8 => "u8",
+            NumKind::U16 => "u16",
+            NumKind::U32 => "u32",
+            NumKind::I8 => "i8",
+            NumKind::I16 => "i16",
+            NumKind::I32 => "i32",
+            NumKind::F32 => "f32",
+            NumKind::F64 => "f64",
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, NumKind::F32 | NumKind::F64)
+    }
+}
+
+/// `string`, `string.utf8` or `string.binary`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StringKind {
+    Plain,
+    Utf8,
+    Binary,
+}
+
+#[derive(Debug, Clone)]
+pub struct Ty {
+    pub kind: TyKind,
+    pub span: Span,
+}
+
+/// One struct field, enumerator or tagged variant, with its comments.
+#[derive(Debug, Clone)]
+pub struct Member<T> {
+    pub name: Name,
+    pub value: T,
+    pub comments: Comments,
+}
+
+#[derive(Debug, Clone)]
+pub enum TyKind {
+    Num(NumKind, Option<Range>),
+    Str(StringKind, Option<Range>),
+    Buffer(Option<Range>),
+    /// `vector` (no components) or `vector(X, Y[, Z])`.
+    Vector(Vec<Ty>),
+    Array(Box<Ty>, Option<Range>),
+    Map(Box<Ty>, Box<Ty>),
+    Set(Box<Ty>),
+    Optional(Box<Ty>),
+    /// A name or a path through namespaces (`NS.Type`); also the built-in names such as
+    /// `boolean` and `CFrame`, which are resolved like names in zap.
+    Ref(Vec<Name>),
+    UnitEnum(Vec<Member<()>>),
+    TaggedEnum {
+        tag: Name,
+        variants: Vec<Member<Vec<Member<Ty>>>>,
+    },
+    Struct(Vec<Member<Ty>>),
+    /// `Instance`, `Instance(Class)`, `Instance (Class)` or `Instance.Class`.
+    Instance(Option<Name>),
+    /// `(A | B | …)`.
+    Or(Vec<Ty>),
+}
