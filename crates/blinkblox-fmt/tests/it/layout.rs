@@ -11,7 +11,7 @@ fn format(text: &str) -> String {
 
 #[test]
 fn declaration_bodies_go_one_field_per_line_with_trailing_commas() {
-    let text = "event Hit{From:Client Type:Reliable\nCall:SingleSync,Data:(u8,string(..10))}\nstruct P{a:u8,b:u16}";
+    let text = "event Hit{From:Client,Type:Reliable,\nCall:SingleSync,Data:(u8,string(..10))}\nstruct P{a:u8,b:u16}";
     assert_eq!(
         format(text),
         "event Hit {\n    From: Client,\n    Type: Reliable,\n    Call: SingleSync,\n    Data: (u8, string(..10)),\n}\n\
