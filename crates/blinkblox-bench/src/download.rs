@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use reqwest::StatusCode;
@@ -30,6 +30,9 @@ pub struct HttpOptions {
     pub retries: u32,
     /// Wait before the first retry; doubled for each further one.
     pub backoff: Duration,
+    /// The longest one request may take from its start to its last byte, however the data
+    /// trickles in (`timeout` bounds each wait for data, not the whole).
+    pub deadline: Duration,
 }
 
 impl Default for HttpOptions {
@@ -38,6 +41,7 @@ impl Default for HttpOptions {
             timeout: Duration::from_secs(30),
             retries: 3,
             backoff: Duration::from_millis(500),
+            deadline: Duration::from_secs(600),
         }
     }
 }
@@ -81,13 +85,24 @@ impl Http {
         what: &str,
     ) -> Result<T, BenchError> {
         let body = self.with_retries(url, || {
+            let ends = Instant::now() + self.options.deadline;
             let response = self.send(url, headers)?;
             let is_html = content_type(&response).contains("html");
             let mut body = Vec::new();
-            response
-                .take(MAX_JSON_BYTES)
-                .read_to_end(&mut body)
-                .map_err(|err| Failure::Transient(format!("reading the response failed: {err}")))?;
+            let read = WithDeadline { inner: response, ends }
+                .take(MAX_JSON_BYTES + 1)
+                .read_to_end(&mut body);
+            if let Err(err) = read {
+                if Instant::now() >= ends {
+                    return Err(Failure::Fatal(self.past_deadline(url)));
+                }
+                return Err(Failure::Transient(format!("reading the response failed: {err}")));
+            }
+            if body.len() as u64 > MAX_JSON_BYTES {
+                return Err(Failure::Fatal(BenchError::new(format!(
+                    "{url} answered with more than 32 MiB, more than {what} may be"
+                ))));
+            }
             Ok((body, is_html))
         })?;
         let (body, is_html) = body;
@@ -133,6 +148,7 @@ impl Http {
         dest: &Path,
         label: &str,
     ) -> Result<Downloaded, Failure> {
+        let ends = Instant::now() + self.options.deadline;
         let mut response = self.send(url, headers)?;
         let expected = response.content_length();
         if expected.is_some_and(|len| len > MAX_DOWNLOAD_BYTES) {
@@ -157,6 +173,11 @@ impl Http {
                     return Err(Failure::Transient(cut_short(received, expected, &io_cause(&err))));
                 }
             };
+            // A server that sends a byte now and then never trips the timeout of each read.
+            if Instant::now() >= ends {
+                progress.finish_and_clear();
+                return Err(Failure::Fatal(self.past_deadline(url)));
+            }
             received += read as u64;
             if received > MAX_DOWNLOAD_BYTES {
                 progress.finish_and_clear();
@@ -192,18 +213,37 @@ impl Http {
         })
     }
 
+    fn past_deadline(&self, url: &str) -> BenchError {
+        BenchError::new(format!(
+            "GET {url} took longer than the {} s a download may take",
+            self.options.deadline.as_secs_f64()
+        ))
+        .with_help("the server sends too slowly: try again later, raise --deadline, or use --source NAME=PATH with a local copy")
+    }
+
     /// Sends a GET and turns a non-success status into a failure that says what it means.
     fn send(&self, url: &str, headers: &[(&str, &str)]) -> Result<Response, Failure> {
         let mut request = self.client.get(url);
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        let response = request
-            .send()
-            .map_err(|err| Failure::Transient(describe_send_error(&err)))?;
+        let response = request.send().map_err(|err| match redirect_target(&err) {
+            Some(next) => Failure::Fatal(refused_redirect(url, &next)),
+            None => Failure::Transient(describe_send_error(&err)),
+        })?;
         let status = response.status();
         if status.is_success() {
             return Ok(response);
+        }
+        // Redirects to http(s) are followed; one that is left is to another scheme.
+        if status.is_redirection() {
+            let location = response
+                .headers()
+                .get(reqwest::header::LOCATION)
+                .and_then(|value| value.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            return Err(Failure::Fatal(refused_redirect(url, &location)));
         }
         let reason = format!("HTTP {status}");
         if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::REQUEST_TIMEOUT
@@ -255,6 +295,50 @@ impl Http {
             }
         }
         Err(BenchError::new(format!("GET {url} failed")))
+    }
+}
+
+/// Where a redirect to another scheme pointed, when that is why the request failed: reqwest's
+/// redirect policy stops at its scheme check ("URL scheme is not allowed"), and the target
+/// is in the error it wraps when the chain keeps it.
+fn redirect_target(err: &reqwest::Error) -> Option<String> {
+    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    let mut bad_scheme = false;
+    let mut target = None;
+    while let Some(error) = current {
+        if let Some(inner) = error.downcast_ref::<reqwest::Error>()
+            && let Some(next) = inner.url().filter(|next| !matches!(next.scheme(), "http" | "https"))
+        {
+            target = Some(next.to_string());
+        }
+        bad_scheme |= error.to_string() == "URL scheme is not allowed";
+        current = error.source();
+    }
+    (bad_scheme || target.is_some()).then(|| target.unwrap_or_default())
+}
+
+fn refused_redirect(url: &str, location: &str) -> BenchError {
+    let to = if location.is_empty() {
+        String::new()
+    } else {
+        format!(" (`{location}`)")
+    };
+    BenchError::new(format!("GET {url} failed: redirect to a non-HTTP URL{to} refused"))
+        .with_help("downloads follow http:// and https:// redirects only; check --registry-url / --github-url")
+}
+
+/// A reader that fails once its deadline has passed.
+struct WithDeadline<R> {
+    inner: R,
+    ends: Instant,
+}
+
+impl<R: Read> Read for WithDeadline<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if Instant::now() >= self.ends {
+            return Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "past the deadline"));
+        }
+        self.inner.read(buf)
     }
 }
 

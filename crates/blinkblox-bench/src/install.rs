@@ -16,6 +16,7 @@ use super::download::{Http, HttpOptions};
 use super::lock::{Lock, LockedTool, write_atomically};
 use super::patch::apply_patches;
 use super::resolve::{self, Endpoints, Layout, Resolved};
+use super::staging::{RunLock, Staging, remove_stale_staging};
 use super::tools::{Source, Tool, ToolsFile};
 use super::unpack::{self, ArchiveKind};
 use super::{BenchError, platform_label};
@@ -92,6 +93,7 @@ pub fn download(bench_dir: &Path, options: &DownloadOptions) -> Result<DownloadR
     let http = Http::new(options.http.clone())?;
     let created_tools_dir = !paths.tools_dir.exists();
     fs::create_dir_all(&paths.tools_dir).map_err(|err| BenchError::io("create", &paths.tools_dir, &err))?;
+    let _running = RunLock::take(&paths.tools_dir)?;
     remove_stale_staging(&paths.tools_dir);
     let staging = Staging::create(&paths.tools_dir)?;
 
@@ -449,36 +451,4 @@ fn write_origin(folder: &Path, origin: &Origin) -> Result<(), BenchError> {
     let text = toml::to_string(origin).map_err(|err| BenchError::new(format!("could not describe the tool: {err}")))?;
     let text = format!("# Where this folder came from; written by `blinkblox bench --download`.\n{text}");
     write_atomically(&folder.join(ORIGIN_FILE), text.as_bytes())
-}
-
-/// The per-run work folder, removed when dropped.
-struct Staging {
-    path: PathBuf,
-}
-
-impl Staging {
-    fn create(tools_dir: &Path) -> Result<Staging, BenchError> {
-        let path = tools_dir.join(format!(".staging-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir_all(&path).map_err(|err| BenchError::io("create", &path, &err))?;
-        Ok(Staging { path })
-    }
-}
-
-impl Drop for Staging {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.path);
-    }
-}
-
-/// Removes staging folders left by a run that was killed; they are never anything but scratch.
-fn remove_stale_staging(tools_dir: &Path) {
-    let Ok(entries) = fs::read_dir(tools_dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(".staging-") {
-            let _ = fs::remove_dir_all(entry.path());
-        }
-    }
 }

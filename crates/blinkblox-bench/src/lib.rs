@@ -37,6 +37,7 @@ pub mod rivals;
 pub mod runtime;
 pub mod scenarios;
 pub mod simulation;
+pub mod staging;
 pub mod stats;
 pub mod suite;
 pub mod tools;

@@ -125,6 +125,21 @@ impl Lock {
                     return Err(BenchError::new(format!("{at}: key `{key}` of a locked tool is empty")));
                 }
             }
+            // The version and the asset become part of a URL: a version, or a tag, as written.
+            if let Err(problem) = check_version(&tool) {
+                return Err(BenchError::new(format!(
+                    "{at}: key `version` of tool `{}`: `{}` {problem}",
+                    tool.name, tool.version
+                )));
+            }
+            if let Some(asset) = &tool.asset
+                && !is_url_segment(asset)
+            {
+                return Err(BenchError::new(format!(
+                    "{at}: key `asset` of tool `{}`: `{asset}` is not a file name",
+                    tool.name
+                )));
+            }
             if lock.find(&tool.name, tool.platform.as_deref()).is_some() {
                 return Err(BenchError::new(format!("{at}: tool `{}` is locked twice", tool.name)));
             }
@@ -149,6 +164,33 @@ impl Lock {
     pub fn write(&self, path: &Path) -> Result<(), BenchError> {
         write_atomically(path, self.render()?.as_bytes())
     }
+}
+
+/// A Wally tool's version must be a semantic version; a GitHub tool's is a tag or commit.
+fn check_version(tool: &LockedTool) -> Result<(), &'static str> {
+    if tool.source.starts_with("wally:") {
+        return semver::Version::parse(&tool.version)
+            .map(|_| ())
+            .map_err(|_| "is not a version (MAJOR.MINOR.PATCH)");
+    }
+    if is_url_segment(&tool.version) {
+        Ok(())
+    } else {
+        Err("is not a tag or commit")
+    }
+}
+
+/// A name that stays one segment of a URL path: letters, digits, `.`, `_`, `+`, `-`, not
+/// `.` or `..` and not starting with `-`.
+fn is_url_segment(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 128
+        && text != "."
+        && text != ".."
+        && !text.starts_with('-')
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'+' | b'-'))
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a

@@ -11,8 +11,16 @@ use std::path::{Component, Path, PathBuf};
 
 use super::BenchError;
 
-/// Most bytes an archive may unpack to.
-const MAX_UNPACKED_BYTES: u64 = 2 * 1024 * 1024 * 1024;
+/// Most bytes one tool's archive may unpack to: a tool's source is a few megabytes, and a
+/// release archive holds one binary.
+const MAX_UNPACKED_BYTES: u64 = 64 * 1024 * 1024;
+
+fn too_large(url: &str, what: &str) -> BenchError {
+    BenchError::new(format!(
+        "refused the archive from {url}: {what}, more than the 64 MiB a tool may unpack to"
+    ))
+    .with_help("nothing was written; a tool's archive this large is not a tool (an archive that expands enormously is an attack)")
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArchiveKind {
@@ -155,24 +163,32 @@ impl Sink<'_> {
         Ok(())
     }
 
-    fn file(&mut self, name: &str, reader: &mut dyn Read, executable: bool) -> Result<(), BenchError> {
+    /// Writes entry `name`, which says it holds `declared` bytes.
+    fn file(&mut self, name: &str, reader: &mut dyn Read, declared: u64, executable: bool) -> Result<(), BenchError> {
         let Some(path) = self.target(name)? else {
             return Err(self.refuse(name, "is a file where the top-level folder should be"));
         };
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|err| BenchError::io("create", parent, &err))?;
         }
-        let mut out = File::create(&path).map_err(|err| BenchError::io("create", &path, &err))?;
         let budget = MAX_UNPACKED_BYTES.saturating_sub(self.written);
-        let copied = std::io::copy(&mut reader.take(budget + 1), &mut out).map_err(|err| {
+        if declared > budget {
+            return Err(too_large(
+                self.url,
+                &format!("entry `{name}` says it is {declared} bytes"),
+            ));
+        }
+        let mut out = File::create(&path).map_err(|err| BenchError::io("create", &path, &err))?;
+        // No more than the entry says it holds, whatever it really holds.
+        let copied = std::io::copy(&mut reader.take(declared + 1), &mut out).map_err(|err| {
             BenchError::new(format!(
                 "could not unpack `{name}` from {} to `{}`: {err}",
                 self.url,
                 path.display()
             ))
         })?;
-        if copied > budget {
-            return Err(self.refuse(name, "makes the archive unpack to more than 2 GiB"));
+        if copied > declared {
+            return Err(self.refuse(name, &format!("holds more than the {declared} bytes it says")));
         }
         out.flush().map_err(|err| BenchError::io("write", &path, &err))?;
         self.written += copied;
@@ -188,6 +204,18 @@ fn unpack_zip(archive: &Path, sink: &mut Sink<'_>) -> Result<(), BenchError> {
     let file = File::open(archive).map_err(|err| BenchError::io("read", archive, &err))?;
     let bad = |err: zip::result::ZipError| BenchError::new(format!("the zip from {} is damaged: {err}", sink.url));
     let mut zip = zip::ZipArchive::new(file).map_err(bad)?;
+    // Before anything is written: what the entries say they hold, together.
+    let mut declared: u64 = 0;
+    for index in 0..zip.len() {
+        let entry = zip.by_index_raw(index).map_err(bad)?;
+        declared = declared.saturating_add(entry.size());
+    }
+    if declared > MAX_UNPACKED_BYTES {
+        return Err(too_large(
+            sink.url,
+            &format!("its entries say they hold {declared} bytes"),
+        ));
+    }
     for index in 0..zip.len() {
         let mut entry = zip
             .by_index(index)
@@ -201,12 +229,20 @@ fn unpack_zip(archive: &Path, sink: &mut Sink<'_>) -> Result<(), BenchError> {
             continue;
         }
         let executable = entry.unix_mode().is_some_and(|mode| mode & 0o111 != 0);
-        sink.file(&name, &mut entry, executable)?;
+        let size = entry.size();
+        sink.file(&name, &mut entry, size, executable)?;
     }
     Ok(())
 }
 
 fn unpack_tar_gz(archive: &Path, sink: &mut Sink<'_>) -> Result<(), BenchError> {
+    // Before anything is written: gzip's trailer records the unpacked size (modulo 4 GiB, so
+    // a larger bomb is still caught by the checks while writing).
+    if let Some(size) = gzip_declared_size(archive)
+        && size > MAX_UNPACKED_BYTES
+    {
+        return Err(too_large(sink.url, &format!("it says it unpacks to {size} bytes")));
+    }
     let file = File::open(archive).map_err(|err| BenchError::io("read", archive, &err))?;
     let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(file));
     let damaged = |err: std::io::Error| BenchError::new(format!("the tarball from {} is damaged: {err}", sink.url));
@@ -221,7 +257,11 @@ fn unpack_tar_gz(archive: &Path, sink: &mut Sink<'_>) -> Result<(), BenchError> 
             tar::EntryType::Directory => sink.dir(&name)?,
             tar::EntryType::Regular | tar::EntryType::Continuous => {
                 let executable = entry.header().mode().is_ok_and(|mode| mode & 0o111 != 0);
-                sink.file(&name, &mut entry, executable)?;
+                let size = entry
+                    .header()
+                    .size()
+                    .map_err(|err| BenchError::new(format!("the tarball from {} is damaged: {err}", sink.url)))?;
+                sink.file(&name, &mut entry, size, executable)?;
             }
             tar::EntryType::Symlink => return Err(sink.refuse(&name, "is a symbolic link")),
             tar::EntryType::Link => return Err(sink.refuse(&name, "is a hard link")),
@@ -229,6 +269,16 @@ fn unpack_tar_gz(archive: &Path, sink: &mut Sink<'_>) -> Result<(), BenchError> 
         }
     }
     Ok(())
+}
+
+/// The unpacked size a gzip file's trailer records (its last four bytes, little-endian).
+fn gzip_declared_size(archive: &Path) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(archive).ok()?;
+    file.seek(SeekFrom::End(-4)).ok()?;
+    let mut trailer = [0u8; 4];
+    file.read_exact(&mut trailer).ok()?;
+    Some(u64::from(u32::from_le_bytes(trailer)))
 }
 
 #[cfg(unix)]

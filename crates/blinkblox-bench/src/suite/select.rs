@@ -100,7 +100,7 @@ pub(super) fn select_benches(names: &[String]) -> Result<Selection, BenchError> 
 
 /// Why a tool tools.toml declares, which the bench does not know, does not run.
 fn why_not_run(name: &str, bench_dir: &Path) -> String {
-    let what = "the harness has no adapter for its API and mock surface yet (competitors.md §7)";
+    let what = "the harness has no adapter for its API yet (an adapter in `benchmark/harness/tools/`, and the Roblox API it needs in the mock)";
     if bench_dir.join("tools").join(name).is_dir() {
         format!("downloaded to benchmark/tools/{name}/ but not run: {what}")
     } else {

@@ -65,6 +65,10 @@ pub struct BenchArgs {
     /// [env: BLINKBLOX_BENCH_TIMEOUT] [default: 30].
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// The longest one download may take, start to end, however slowly the data comes, in
+    /// seconds [env: BLINKBLOX_BENCH_DEADLINE] [default: 600].
+    #[arg(long, value_name = "SECONDS")]
+    pub deadline: Option<f64>,
     /// Retries of a failed request (connection error, timeout, 5xx, cut-short download)
     /// [env: BLINKBLOX_BENCH_RETRIES] [default: 3].
     #[arg(long, value_name = "N")]
@@ -311,6 +315,18 @@ fn http_options(args: &BenchArgs) -> Result<HttpOptions, BenchError> {
         }
         options.timeout = Duration::from_secs_f64(seconds);
         options.backoff = options.backoff.min(options.timeout);
+    }
+    let deadline = match args.deadline {
+        Some(seconds) => Some((seconds, "--deadline")),
+        None => env_number("BLINKBLOX_BENCH_DEADLINE")?.map(|seconds| (seconds, "BLINKBLOX_BENCH_DEADLINE")),
+    };
+    if let Some((seconds, from)) = deadline {
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
+            return Err(BenchError::new(format!(
+                "{from} must be a number of seconds between 0 and 86400"
+            )));
+        }
+        options.deadline = Duration::from_secs_f64(seconds);
     }
     let retries = match args.retries {
         Some(retries) => Some(f64::from(retries)),

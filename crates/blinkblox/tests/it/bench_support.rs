@@ -29,6 +29,13 @@ pub enum Reply {
     },
     /// Accepts the request and never answers.
     Hang,
+    /// Declares `body`'s length and sends it one byte every `every`.
+    Drip {
+        body: Vec<u8>,
+        every: Duration,
+    },
+    /// Answers 302 with `Location: location`.
+    Redirect(String),
     /// Answers 503 `failures` times, then `then`.
     FailThen {
         failures: usize,
@@ -171,6 +178,24 @@ fn serve(mut stream: TcpStream, routes: &Mutex<HashMap<String, Reply>>, seen: &M
         }
         Reply::Hang => {
             std::thread::sleep(Duration::from_secs(30));
+        }
+        Reply::Drip { body, every } => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            for byte in body {
+                if stream.write_all(&[byte]).and_then(|()| stream.flush()).is_err() {
+                    return;
+                }
+                std::thread::sleep(every);
+            }
+        }
+        Reply::Redirect(location) => {
+            let head =
+                format!("HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            let _ = stream.write_all(head.as_bytes());
         }
         Reply::FailThen { .. } => {}
     }
