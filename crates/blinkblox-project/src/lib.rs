@@ -4,6 +4,7 @@
 pub mod compile;
 pub mod init;
 pub mod jsonc;
+mod leftovers;
 pub mod lockfile;
 pub mod manifest;
 pub mod package;
@@ -11,6 +12,7 @@ pub mod paths;
 pub mod plan;
 pub mod project;
 pub mod rojo;
+pub mod schema_rules;
 pub mod schemas;
 pub mod sync;
 pub mod wally;

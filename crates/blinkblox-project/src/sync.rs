@@ -7,17 +7,16 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use crate::leftovers::{remove_stale, stale_problems, stale_temp_files};
 use crate::lockfile::{self, FileHash, LockedPackage, LockedSchema, Lockfile};
 use crate::manifest::Manifest;
 use crate::plan::{OutputFile, locked_problems, plan};
 use crate::project::Project;
+use crate::schema_rules::{ignored_options, refuse_shared_remote_scopes, warnings_again};
 use crate::schemas::SchemaEntry;
 use crate::writer::{self, BeforeRename};
 use crate::{ProjectError, compile, paths};
 use blinkblox_codegen::{self as codegen, Outputs, Targets};
-use blinkblox_schema::diagnostics::Diagnostic;
-use blinkblox_schema::model::Schema;
-use blinkblox_schema::source::SourceMap;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SyncFlags {
@@ -27,13 +26,7 @@ pub struct SyncFlags {
     pub frozen: bool,
 }
 
-/// A schema's diagnostics with the files they point into.
-#[derive(Debug, Clone)]
-pub struct SchemaReport {
-    pub rel_path: String,
-    pub sources: SourceMap,
-    pub diagnostics: Vec<Diagnostic>,
-}
+pub use crate::schema_rules::SchemaReport;
 
 #[derive(Debug, Clone, Default)]
 pub struct SyncOutcome {
@@ -149,7 +142,11 @@ fn sync(
     }
 
     let compiled = compile_all(&project, inputs)?;
-    refuse_shared_remote_scopes(&compiled)?;
+    refuse_shared_remote_scopes(
+        compiled
+            .iter()
+            .filter_map(|item| item.built.as_ref().map(|(locked, _)| locked)),
+    )?;
     let failed = compiled.iter().filter(|c| c.built.is_none()).count();
     let schema_warnings: Vec<String> = compiled.iter().flat_map(|c| c.warnings.iter().cloned()).collect();
     let reports: Vec<SchemaReport> = compiled
@@ -218,60 +215,6 @@ fn sync(
         outcome.lockfile_written = true;
     }
     Ok(outcome)
-}
-
-/// Temporary files a sync that was stopped mid-write left in the output folder (or beside the
-/// lockfile).
-fn stale_temp_files(project: &Project) -> Vec<PathBuf> {
-    let mut stale = writer::stale_temp_files(&project.output_dir, true);
-    stale.extend(writer::stale_temp_files(project.root(), false));
-    stale
-}
-
-/// What `--locked` says of each of them.
-fn stale_problems(project: &Project, stale: &[PathBuf]) -> Vec<String> {
-    stale
-        .iter()
-        .map(|path| format!("`{}` is a temporary file a stopped sync left behind", project.rel(path)))
-        .collect()
-}
-
-/// A sync removes them, and says so.
-fn remove_stale(project: &Project, stale: &[PathBuf]) -> Result<Vec<String>, ProjectError> {
-    let mut removed = Vec::new();
-    for path in stale {
-        std::fs::remove_file(path).map_err(|err| ProjectError::io("remove", path, &err))?;
-        removed.push(format!(
-            "removed `{}`, a temporary file a stopped sync left behind",
-            project.rel(path)
-        ));
-    }
-    Ok(removed)
-}
-
-/// Two schemas with one `RemoteScope` would make the same remotes, and the second module to
-/// load would fail in the game ("another module already uses the remote scope"): refused
-/// here, naming both schemas.
-fn refuse_shared_remote_scopes(compiled: &[Compiled]) -> Result<(), ProjectError> {
-    let mut seen: std::collections::BTreeMap<String, &str> = std::collections::BTreeMap::new();
-    for item in compiled {
-        let Some((locked, _)) = &item.built else {
-            continue;
-        };
-        let Some(scope) = locked.options.get("RemoteScope").and_then(|value| value.as_str()) else {
-            continue;
-        };
-        if let Some(first) = seen.insert(scope.to_string(), &locked.path) {
-            return Err(ProjectError::new(format!(
-                "schemas `{first}` and `{}` both use the remote scope `{scope}`, so their remotes would collide in the game",
-                locked.path
-            ))
-            .with_help(
-                "rename one of the files, or give one `option RemoteScope = \"…\"` of its own (a scope made from a file name keeps only letters and digits)",
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Whether the lockfile still describes the disk: same compiler, manifest and project
@@ -345,56 +288,6 @@ fn compile_all(project: &Project, inputs: &mut BTreeSet<PathBuf>) -> Result<Vec<
         inputs.extend(item.imports.iter().cloned());
     }
     Ok(compiled)
-}
-
-/// The options a schema sets that sync overrides: it places every module itself.
-fn ignored_options(project: &Project, entry: &SchemaEntry, schema: &Schema) -> Vec<String> {
-    ["ServerOutput", "ClientOutput", "TypesOutput"]
-        .iter()
-        .filter(|option| schema.options.set_in_schema.contains(option))
-        .map(|option| {
-            format!(
-                "`{}` sets `{option}`, which sync ignores: it writes the schema's modules into `{}/` (from `[output]` in {})",
-                entry.rel_path,
-                project.rel(&project.schema_folder(entry)),
-                project.rel(&project.manifest.path)
-            )
-        })
-        .collect()
-}
-
-/// The warnings of an up-to-date project's schemas that had some when they were compiled:
-/// each is checked again (no code is generated).
-fn warnings_again(project: &Project, lock: &Lockfile) -> Result<(Vec<SchemaReport>, Vec<String>), ProjectError> {
-    let manifest_name = project.rel(&project.manifest.path);
-    let (mut reports, mut warnings) = (Vec::new(), Vec::new());
-    for entry in &project.schemas {
-        let had_warnings = lock
-            .schemas
-            .iter()
-            .any(|locked| locked.path == entry.rel_path && locked.warnings > 0);
-        if !had_warnings {
-            continue;
-        }
-        let checked = compile::compile_schema(
-            &entry.path,
-            &project.manifest,
-            &manifest_name,
-            &entry.out_rel,
-            Outputs::Check,
-        )?;
-        if let Some(schema) = &checked.schema {
-            warnings.extend(ignored_options(project, entry, schema));
-        }
-        if !checked.diagnostics.is_empty() {
-            reports.push(SchemaReport {
-                rel_path: entry.rel_path.clone(),
-                sources: checked.sources,
-                diagnostics: checked.diagnostics,
-            });
-        }
-    }
-    Ok((reports, warnings))
 }
 
 fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, ProjectError> {

@@ -7,12 +7,14 @@
 //! Lexical errors (stray characters, unterminated strings and comments, malformed
 //! numbers) are pushed to the diagnostics list and lexing continues after them. A run
 //! of stray characters is reported once. Once the list holds the parser's error cap
-//! ([`crate::parser::MAX_ERRORS`]), the file ends there: nothing after it could be shown.
+//! ([`MAX_ERRORS`]), the file ends there: nothing after it could be shown.
 
 use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::parser::MAX_ERRORS;
 use crate::source::{FileId, Span};
+
+/// Diagnostics per file before lexing and parsing give up.
+pub const MAX_ERRORS: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind {

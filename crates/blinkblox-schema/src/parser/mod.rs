@@ -20,8 +20,7 @@ use crate::source::{FileId, Span};
 /// Deepest nesting of types and scopes. Real schemas stay far below; the limit keeps
 /// the recursive parser and checker well inside a thread's stack.
 pub const MAX_DEPTH: usize = 48;
-/// Diagnostics per file before the parser gives up.
-pub const MAX_ERRORS: usize = 100;
+pub use crate::lexer::MAX_ERRORS;
 
 /// An error was reported; the caller should recover.
 #[derive(Debug)]
