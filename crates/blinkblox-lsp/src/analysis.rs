@@ -105,24 +105,9 @@ fn resolve_imports(sources: &SourceMap, asts: &HashMap<FileId, ast::File>) -> Ha
     for (&file, ast) in asts {
         let mut imports = Vec::new();
         collect_imports(&ast.items, &mut imports);
-        let base = sources
-            .get(file)
-            .path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
+        let importer = sources.get(file).path.clone();
         for import in imports {
-            let written = Path::new(&import.path);
-            let joined = if written.is_absolute() {
-                written.to_path_buf()
-            } else {
-                base.join(written)
-            };
-            let candidates = [
-                joined.clone(),
-                PathBuf::from(format!("{}.txt", joined.display())),
-                PathBuf::from(format!("{}.blink", joined.display())),
-            ];
+            let candidates = blinkblox_schema::loader::import_candidates(&importer, &import.path);
             let Some(found) = candidates.iter().find(|candidate| candidate.is_file()) else {
                 continue;
             };

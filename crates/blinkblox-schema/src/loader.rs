@@ -158,18 +158,7 @@ impl<'a> Loader<'a> {
     }
 
     fn load_import(&mut self, importer: &Path, import: &ast::ImportItem, chain: &mut Vec<PathBuf>) -> Option<usize> {
-        let base = importer.parent().unwrap_or(Path::new(""));
-        let written = Path::new(&import.path);
-        let joined = if written.is_absolute() {
-            written.to_path_buf()
-        } else {
-            base.join(written)
-        };
-        let candidates = [
-            joined.clone(),
-            append_extension(&joined, "txt"),
-            append_extension(&joined, "blink"),
-        ];
+        let candidates = import_candidates(importer, &import.path);
         // A regular file first; failing that, something else by that name (a folder, a
         // device), which reading refuses by what it is, rather than "cannot find".
         let found = candidates
@@ -343,6 +332,24 @@ fn collect_imports(items: &[Item], out: &mut Vec<ast::ImportItem>) {
             _ => {}
         }
     }
+}
+
+/// The files an `import "written"` in `importer` may name, in the order Blink tries them:
+/// the path as written, then with `.txt`, then with `.blink`, relative to the importer's
+/// folder unless absolute.
+pub fn import_candidates(importer: &Path, written: &str) -> [PathBuf; 3] {
+    let base = importer.parent().unwrap_or(Path::new(""));
+    let written = Path::new(written);
+    let joined = if written.is_absolute() {
+        written.to_path_buf()
+    } else {
+        base.join(written)
+    };
+    [
+        joined.clone(),
+        append_extension(&joined, "txt"),
+        append_extension(&joined, "blink"),
+    ]
 }
 
 fn append_extension(path: &Path, extension: &str) -> PathBuf {
