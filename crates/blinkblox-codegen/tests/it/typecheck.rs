@@ -196,3 +196,235 @@ fn modules_without_the_future_and_promise_libraries_type_check_clean() {
     assert!(variants >= 2, "expected schemas with the libraries, found {variants}");
     assert_clean(&problems(&modules), "the modules without libraries");
 }
+
+/// A schema with every kind of member: events each way and in each Call mode, a scoped event,
+/// functions in each Yield mode, streams of each kind, exported types.
+const GAME_SCHEMA: &str = r#"
+option WriteValidations = true
+option FutureLibrary = "ReplicatedStorage.Packages.Future"
+option PromiseLibrary = "ReplicatedStorage.Packages.Promise"
+enum Team = { Red, Blue }
+export struct Entity { id: u8, pos: vector, team: Team, tags: string(..8)[..4]?, owner: Instance(Player)? }
+export enum Shape = "kind" { Circle { radius: f32 }, Square { side: f32 } }
+event Hit { From: Client, Type: Reliable, Call: SingleSync, Data: Entity }
+event Spawned { From: Server, Type: Reliable, Call: ManySync, Data: (Entity, u8) }
+event Drift { From: Server, Type: Unreliable, Call: SingleAsync, Data: u16 }
+event Votes { From: Client, Type: Reliable, Call: Polling, Data: Shape }
+event News { From: Server, Type: Reliable, Call: Polling, Data: (string, boolean) }
+scope Combat { event Shot { From: Client, Type: Unreliable, Call: ManyAsync, Data: vector } }
+function Trade { Yield: Coroutine, Data: (string, u8), Return: (boolean, u8) }
+function Fetch { Yield: Future, Data: u8, Return: Entity }
+function Buy { Yield: Promise, Data: u16, Return: boolean }
+stream World { From: Server, Type: Unreliable, Data: Entity[..8] }
+stream Own { From: Server, Type: Reliable, Per: Player, Data: u8 }
+stream Aim { From: Client, Type: Unreliable, Data: vector }
+"#;
+
+/// A server script using every member of the Server module (`$Member` in Pascal casing).
+const GAME_SERVER: &str = r#"
+local Someone: Player = game:GetService("Players"):GetPlayers()[1]
+local Thing: Entity = { id = 1, pos = Vector3.new(1, 2, 3), team = "Red", tags = { "a" }, owner = Someone }
+local Disconnect: () -> () = Net.Hit.$On(function(Player: Player, Value: Entity)
+	local Id: number = Value.id
+	local Side: Team = Value.team
+	local Where: Vector3 = Value.pos
+	local Tags: { string }? = Value.tags
+	local Owner: Player? = Value.owner
+end)
+Disconnect()
+Net.Spawned.$Fire(Someone, Thing, 3)
+Net.Spawned.$FireAll(Thing, 3)
+Net.Spawned.$FireList({ Someone }, Thing, 3)
+Net.Spawned.$FireExcept(Someone, Thing, 3)
+Net.Drift.$Fire(Someone, 7)
+Net.Drift.$FireAll(7)
+Net.News.$FireAll("open", true)
+for Index, Player, Vote in Net.Votes.$Iter() do
+	local Count: number = Index
+	local Who: Player = Player
+	if Vote.kind == "Circle" then
+		local Radius: number = Vote.radius
+	else
+		local Length: number = Vote.side
+	end
+end
+for Index, Player, Vote in Net.Votes.$Next() do
+	local Kind: "Circle" | "Square" = Vote.kind
+end
+Net.Combat.Shot.$On(function(Player: Player, Direction: Vector3) end)
+Net.Trade.$On(function(Player: Player, Item: string, Count: number): (boolean, number)
+	return #Item > 0, Count
+end)
+Net.Fetch.$On(function(Player: Player, Id: number): Entity
+	return Thing
+end)
+Net.Buy.$On(function(Player: Player, Price: number): boolean
+	return Price < 10
+end)
+Net.World.$Set({ Thing })
+local World: { Entity }? = Net.World.$Get()
+Net.Own.$Set(Someone, 5)
+local Own: number? = Net.Own.$Get(Someone)
+Net.Aim.$On(function(Player: Player, Aim: Vector3) end)
+local Aim: Vector3? = Net.Aim.$Get(Someone)
+local Bytes: buffer, Instances: { any } = Net.Entity.$Write(Thing)
+local Back: Entity = Net.Entity.$Read(Bytes, Instances)
+local Ok: boolean, Result: Entity | string = Net.Entity.$TryRead(Bytes, Instances)
+local Circle: Shape = { kind = "Circle", radius = 2 }
+local ShapeBytes: buffer = Net.Shape.$Write(Circle)
+local Stop: () -> () = Net.$OnDrop(function(Player: Player, Reason: string, Detail: string) end)
+local Counts: { [string]: number } = Net.$GetDropCounts(Someone)
+Net.$StepReplication()
+"#;
+
+/// A client script using every member of the Client module.
+const GAME_CLIENT: &str = r#"
+local Thing: Entity = { id = 1, pos = Vector3.new(1, 2, 3), team = "Blue" }
+Net.Hit.$Fire(Thing)
+Net.Spawned.$On(function(Value: Entity, Count: number)
+	local Side: Team = Value.team
+end)
+Net.Drift.$On(function(Amount: number) end)
+Net.Votes.$Fire({ kind = "Square", side = 2 })
+for Index, Text, Loud in Net.News.$Iter() do
+	local Count: number = Index
+	local Headline: string = Text
+	local Shout: boolean = Loud
+end
+for Index, Text, Loud in Net.News.$Next() do end
+Net.Combat.Shot.$Fire(Vector3.new(0, 1, 0))
+local Done: boolean, Left: number = Net.Trade.$Invoke("sword", 2)
+local Fetched: boolean = Net.Fetch.$Invoke(3):Await()
+local Bought = Net.Buy.$Invoke(5)
+Net.World.$On(function(World: { Entity })
+	local First: Entity? = World[1]
+end)
+local World: { Entity }? = Net.World.$Get()
+Net.Own.$On(function(Own: number) end)
+local Own: number? = Net.Own.$Get()
+Net.Aim.$Set(Vector3.new(1, 0, 0))
+local Aim: Vector3? = Net.Aim.$Get()
+local Bytes: buffer, Instances: { any } = Net.Entity.$Write(Thing)
+local Back: Entity = Net.Entity.$Read(Bytes, Instances)
+local Ok: boolean, Result: Shape | string = Net.Shape.$TryRead(Bytes, Instances)
+Net.$StepReplication()
+"#;
+
+/// The members of `GAME_SERVER` and `GAME_CLIENT` in a casing: (Pascal, Camel, Snake).
+const MEMBERS: [(&str, &str, &str); 16] = [
+    ("GetDropCounts", "getDropCounts", "get_drop_counts"),
+    ("FireAll", "fireAll", "fire_all"),
+    ("FireList", "fireList", "fire_list"),
+    ("FireExcept", "fireExcept", "fire_except"),
+    ("Fire", "fire", "fire"),
+    ("OnDrop", "onDrop", "on_drop"),
+    ("On", "on", "on"),
+    ("Iter", "iter", "iter"),
+    ("Next", "next", "next"),
+    ("Invoke", "invoke", "invoke"),
+    ("Set", "set", "set"),
+    ("Get", "get", "get"),
+    ("TryRead", "tryRead", "try_read"),
+    ("Read", "read", "read"),
+    ("Write", "write", "write"),
+    ("StepReplication", "stepReplication", "step_replication"),
+];
+
+/// `script` with its `$Member`s in the casing at `casing` (0 Pascal, 1 Camel, 2 Snake).
+fn in_casing(script: &str, casing: usize) -> String {
+    let mut out = script.to_string();
+    // Longer names first: `$GetDropCounts` before `$Get`, `$FireAll` before `$Fire`.
+    for names in MEMBERS {
+        let name = [names.0, names.1, names.2][casing];
+        out = out.replace(&format!("${}", names.0), name);
+    }
+    out
+}
+
+/// `module` with `script` appended as a game script that requires it: `Net` is what the
+/// module returns, its exported types are in scope by name.
+fn with_game_script(module: &str, script: &str) -> String {
+    let module = as_checked(module);
+    let body = module
+        .strip_suffix("return Returns\n")
+        .expect("a module ends by returning its API");
+    format!("{body}local Net = Returns\ndo\n{script}\nend\nreturn Returns\n")
+}
+
+/// The Server and Client modules of `GAME_SCHEMA` in a casing.
+fn game_modules(casing: &str) -> (String, String) {
+    let text = format!("option Casing = {casing}\n{GAME_SCHEMA}");
+    let files = luau_modules(Path::new("game.blink"), Some(&text));
+    let find = |kind: OutputKind| {
+        files
+            .iter()
+            .find(|file| file.kind == kind)
+            .map(|file| file.contents.clone())
+            .expect("module")
+    };
+    (find(OutputKind::Server), find(OutputKind::Client))
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "typecheck"),
+    ignore = "needs --features typecheck (the Luau type checker)"
+)]
+fn game_scripts_using_every_member_in_each_casing_type_check_clean() {
+    let mut checked = Vec::new();
+    for (position, casing) in ["Pascal", "Camel", "Snake"].iter().enumerate() {
+        let (server, client) = game_modules(casing);
+        checked.push((
+            format!("{casing}/server script"),
+            with_game_script(&server, &in_casing(GAME_SERVER, position)),
+        ));
+        checked.push((
+            format!("{casing}/client script"),
+            with_game_script(&client, &in_casing(GAME_CLIENT, position)),
+        ));
+    }
+    assert_clean(&problems(&checked), "the game scripts");
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "typecheck"),
+    ignore = "needs --features typecheck (the Luau type checker)"
+)]
+fn game_scripts_that_misuse_the_api_are_reported() {
+    let (server, client) = game_modules("Pascal");
+    let thing = "local Thing: Entity = { id = 1, pos = Vector3.new(), team = \"Red\" }\n";
+    let wrong = [
+        // A field of the wrong type, a missing field.
+        (&server, format!("{thing}Net.Spawned.Fire(game:GetService(\"Players\"):GetPlayers()[1], {{ id = \"one\", pos = Vector3.new(), team = \"Red\" }}, 3)")),
+        (&client, "Net.Hit.Fire({ id = 1, team = \"Red\" })".to_string()),
+        // An enum value the schema does not declare, a variant's field on another variant.
+        (&client, "Net.Hit.Fire({ id = 1, pos = Vector3.new(), team = \"Green\" })".to_string()),
+        (&client, "Net.Votes.Fire({ kind = \"Circle\", side = 2 })".to_string()),
+        // What the API hands over, used as what it is not.
+        (&server, "Net.Hit.On(function(Player: Player, Value: Entity)\n\tlocal Name: string = Value.id\nend)".to_string()),
+        (&client, "local Count: string = Net.Own.Get()".to_string()),
+        (&client, "local Left: string, Done: number = Net.Trade.Invoke(\"sword\", 2)".to_string()),
+        (&client, "Net.Trade.Invoke(2, \"sword\")".to_string()),
+        (&server, "Net.Trade.On(function(Player: Player, Item: string, Count: number): (boolean, number)\n\treturn \"yes\", Count\nend)".to_string()),
+        (&server, format!("{thing}local Wrong: Shape = Net.Entity.Read(Net.Entity.Write(Thing))")),
+    ];
+    for (module, script) in wrong {
+        let checked = with_game_script(module, &script);
+        // The script starts after the module's own lines: what is reported must be in it.
+        let script_start = checked
+            .lines()
+            .position(|line| line == "local Net = Returns")
+            .unwrap_or(0)
+            + 1;
+        let found = problems(&[("misuse".to_string(), checked)]);
+        let in_script = found.iter().any(|problem| {
+            problem
+                .split(':')
+                .nth(1)
+                .and_then(|line| line.parse::<usize>().ok())
+                .is_some_and(|line| line > script_start)
+        });
+        assert!(in_script, "nothing reported in the script:\n{script}\n{found:#?}");
+    }
+}
