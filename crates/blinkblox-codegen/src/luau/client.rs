@@ -42,7 +42,11 @@ pub fn generate(schema: &Schema) -> String {
 
     let mut tail = CodeBuilder::new();
     emit_step_replication(&mut tail, schema);
-    emit_start(&mut tail, schema);
+    let receives = (
+        !mg.received(Reliability::Reliable).is_empty(),
+        !mg.received(Reliability::Unreliable).is_empty(),
+    );
+    emit_start(&mut tail, schema, receives);
     mg.api.emit_returns(&mut tail);
     mg.assemble("Client module", CLIENT, &body.finish(), &tail.finish())
 }
@@ -255,7 +259,7 @@ local function FlushOnHeartbeat(DeltaTime: number)
 	StepReplication()
 end";
 
-fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
+fn emit_start(b: &mut CodeBuilder, schema: &Schema, receives: (bool, bool)) {
     let (reliable, unreliable) = remote_names(&schema.options.remote_scope);
     b.open("local function Start()");
     b.open("if not RunService:IsClient() then");
@@ -270,12 +274,17 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
         "Unreliable = ReplicatedStorage:WaitForChild({}) :: any",
         string_literal(&unreliable)
     ));
-    b.open("Reliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown, Extra: unknown)");
-    b.line("ReceiveFromServer(DecodeReliable, Packet, Instances, Extra)");
-    b.close("end)");
-    b.open("Unreliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown)");
-    b.line("ReceivePacket(DecodeUnreliable, nil, Packet, Instances)");
-    b.close("end)");
+    // A channel nothing arrives on is not listened to.
+    if receives.0 {
+        b.open("Reliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown, Extra: unknown)");
+        b.line("ReceiveFromServer(DecodeReliable, Packet, Instances, Extra)");
+        b.close("end)");
+    }
+    if receives.1 {
+        b.open("Unreliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown)");
+        b.line("ReceivePacket(DecodeUnreliable, nil, Packet, Instances)");
+        b.close("end)");
+    }
     if !schema.options.manual_replication {
         b.line("RunService.Heartbeat:Connect(FlushOnHeartbeat)");
     }

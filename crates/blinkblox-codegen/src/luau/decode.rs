@@ -80,6 +80,10 @@ impl<'a> ModuleGen<'a> {
     pub fn emit_decode(&mut self, b: &mut CodeBuilder, reliability: Reliability) {
         let channel = channel_name(reliability);
         let received = self.received(reliability);
+        if received.is_empty() {
+            // Nothing arrives on this channel: its remote is not listened to at all.
+            return;
+        }
         let inline = received.len() <= INLINE_READ_LIMIT;
         let with_player = self.side == Side::Server;
         // Reader functions first (large channels only), then the decode loop.

@@ -56,7 +56,7 @@ pub fn generate(schema: &Schema) -> String {
         (
             m.on_drop.to_string(),
             ApiItem::Value {
-                real: "function(Hook: (Player: Player, Reason: string, Detail: string) -> ()): () -> ()\n\treturn ConnectMany(DropHooks, 1, Hook, nil, true, false, false)\nend".into(),
+                real: "ConnectDropHook".into(),
                 noop: "NoopConnect".into(),
             },
         ),
@@ -64,7 +64,7 @@ pub fn generate(schema: &Schema) -> String {
     mg.add_step_replication();
 
     let mut tail = CodeBuilder::new();
-    let sends = Sends::of(schema);
+    let sends = Sends::of(&mg);
     emit_step_replication(&mut tail, &sends);
     emit_start(&mut tail, schema, &sends);
     mg.api.emit_returns(&mut tail);
@@ -92,10 +92,14 @@ struct Sends {
     streams: bool,
     received_streams: bool,
     functions: bool,
+    /// Whether anything arrives on each channel (else its remote is not listened to).
+    receives_reliable: bool,
+    receives_unreliable: bool,
 }
 
 impl Sends {
-    fn of(schema: &Schema) -> Sends {
+    fn of(mg: &ModuleGen) -> Sends {
+        let schema = mg.schema;
         let server_events = |reliability: Reliability| {
             schema
                 .events
@@ -118,6 +122,8 @@ impl Sends {
             streams: schema.streams.iter().any(|s| s.from == Side::Server),
             received_streams: schema.streams.iter().any(|s| s.from == Side::Client),
             functions: !schema.functions.is_empty(),
+            receives_reliable: !mg.received(Reliability::Reliable).is_empty(),
+            receives_unreliable: !mg.received(Reliability::Unreliable).is_empty(),
         }
     }
 }
@@ -399,12 +405,18 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
     } else {
         "ReceivePacket"
     };
-    b.open("Reliable.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)");
-    b.line(format!("{receive}(DecodeReliable, Player, Packet, Instances)"));
-    b.close("end)");
-    b.open("Unreliable.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)");
-    b.line(format!("{receive}(DecodeUnreliable, Player, Packet, Instances)"));
-    b.close("end)");
+    for (remote, receives) in [
+        ("Reliable", sends.receives_reliable),
+        ("Unreliable", sends.receives_unreliable),
+    ] {
+        if receives {
+            b.open(format!(
+                "{remote}.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)"
+            ));
+            b.line(format!("{receive}(Decode{remote}, Player, Packet, Instances)"));
+            b.close("end)");
+        }
+    }
     if sends.skips || sends.streams {
         // A player who joins skips this frame's list-only broadcast records and gets the
         // reliable broadcast streams' values.

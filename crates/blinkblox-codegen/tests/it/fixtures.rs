@@ -220,16 +220,32 @@ fn markers_stand_for_every_runtime_part_a_module_holds() {
             .map(str::to_string)
             .collect()
     };
-    // Only the parts the module's code uses: no streams, functions, f16 or two-form paths here.
-    for (text, side) in [(&server, "client_packets.luau"), (&client, "interleave.luau")] {
+    // Only the parts the module's code uses: the server receives E and sends nothing, the client
+    // sends E and receives nothing; no streams, functions, f16 or two-form paths.
+    let expect = [
+        (
+            &server,
+            vec![
+                "recv_state.luau",
+                "decode_range.luau",
+                "queues.luau",
+                "client_packets.luau",
+                "exported.luau",
+            ],
+        ),
+        (
+            &client,
+            vec![
+                "batches.luau",
+                "client_batch.luau",
+                "client_scratch.luau",
+                "exported.luau",
+            ],
+        ),
+    ];
+    for (text, parts) in expect {
         let held = markers(text);
-        for part in [
-            "batches.luau",
-            "decode_range.luau",
-            "queues.luau",
-            "exported.luau",
-            side,
-        ] {
+        for part in parts {
             assert!(held.iter().any(|name| name == part), "{part} missing from {held:?}");
         }
         for part in [
@@ -242,10 +258,12 @@ fn markers_stand_for_every_runtime_part_a_module_holds() {
             assert!(!held.iter().any(|name| name == part), "{part} in {held:?}");
         }
     }
+    assert!(!markers(&client).iter().any(|name| name == "decode_range.luau"));
     assert_eq!(
         markers(&types),
         [
             "batches.luau",
+            "recv_state.luau",
             "packet_strings.luau",
             "standalone.luau",
             "exported.luau"
