@@ -21,7 +21,7 @@ use crate::luau::markers::{MARKER_ROLES, describe};
 pub enum Marker {
     /// An event, function or stream, as `Scope.Name`.
     Declaration(String),
-    /// An exported type's reader and writer, by its flat Luau name (`Scope_Name`).
+    /// An exported type's reader and writer, by its full name (`Scope.Name`).
     Export(String),
 }
 
@@ -138,22 +138,20 @@ fn split_location(text: &str) -> (usize, String) {
 }
 
 /// The declaration whose code holds `line`: the nearest marker above it, the comment
-/// `markers::marker` opens each declaration's code with, or an exported type's
-/// `Exports["Name"] = (function()`.
+/// `markers::marker` opens each declaration's code with (`-- Net.Item (type)` for an
+/// exported type's reader and writer).
 fn declaration_at(source: &str, line: usize) -> Option<Marker> {
     let lines: Vec<&str> = source.lines().take(line).collect();
     lines.iter().rev().find_map(|text| {
-        let text = text.trim();
-        if let Some(comment) = text.strip_prefix("-- ") {
-            let name = MARKER_ROLES
-                .iter()
-                .find_map(|role| comment.strip_suffix(&format!(" ({role})")))
-                .unwrap_or(comment);
-            return is_name(name).then(|| Marker::Declaration(name.to_string()));
+        let comment = text.trim().strip_prefix("-- ")?;
+        if let Some(name) = comment.strip_suffix(" (type)") {
+            return is_name(name).then(|| Marker::Export(name.to_string()));
         }
-        text.strip_prefix("Exports[\"")
-            .and_then(|rest| rest.strip_suffix("\"] = (function()"))
-            .map(|name| Marker::Export(name.to_string()))
+        let name = MARKER_ROLES
+            .iter()
+            .find_map(|role| comment.strip_suffix(&format!(" ({role})")))
+            .unwrap_or(comment);
+        is_name(name).then(|| Marker::Declaration(name.to_string()))
     })
 }
 
@@ -186,7 +184,7 @@ pub fn diagnostic(failure: &CompileFailure, schema: &Schema) -> Diagnostic {
             schema
                 .types
                 .iter()
-                .find(|t| t.exported && t.luau_name() == *flat)
+                .find(|t| t.exported && describe(&t.scope, &t.name) == *flat)
                 .map(|t| t.span),
             format!("the reader and writer of the exported type `{flat}`"),
         ),
@@ -245,12 +243,11 @@ mod tests {
 
     #[test]
     fn markers_name_functions_streams_and_exported_types() {
-        let source =
-            "-- Chat.Say\nx\n-- Trade (invocation)\nx\n-- Feed (stream)\nx\nExports[\"Net_Item\"] = (function()\nx\n";
+        let source = "-- Chat.Say\nx\n-- Trade (invocation)\nx\n-- Feed (stream)\nx\n-- Net.Item (type)\nx\n";
         assert_eq!(declaration_at(source, 2), Some(Marker::Declaration("Chat.Say".into())));
         assert_eq!(declaration_at(source, 4), Some(Marker::Declaration("Trade".into())));
         assert_eq!(declaration_at(source, 6), Some(Marker::Declaration("Feed".into())));
-        assert_eq!(declaration_at(source, 8), Some(Marker::Export("Net_Item".into())));
+        assert_eq!(declaration_at(source, 8), Some(Marker::Export("Net.Item".into())));
         assert_eq!(declaration_at("local x = 1\n", 1), None);
     }
 

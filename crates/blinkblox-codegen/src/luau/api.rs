@@ -61,7 +61,8 @@ impl ApiNode {
             match item {
                 ApiItem::Scope(node) => node.emit(b, noop, &format!("{} = ", table_key(name)), ","),
                 ApiItem::Value { real, noop: noop_value } => {
-                    b.line(format!(
+                    // A value may be a function over several lines (`raw` re-indents them).
+                    b.raw(&format!(
                         "{} = {},",
                         table_key(name),
                         if noop { noop_value } else { real }

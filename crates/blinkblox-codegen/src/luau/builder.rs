@@ -1,4 +1,7 @@
-//! A small builder for Luau source: lines with tab indentation and fresh local names.
+//! A small builder for Luau source: lines with tab indentation and fresh local names,
+//! numbered per stem and afresh in each function.
+
+use std::collections::BTreeMap;
 
 /// A position in a builder's text and its count of fresh names ([`CodeBuilder::mark`]).
 #[derive(Debug, Clone, Copy)]
@@ -13,7 +16,10 @@ pub struct Mark {
 pub struct CodeBuilder {
     text: String,
     depth: usize,
+    /// Fresh names taken so far (never reset: marks count the names taken since them).
     next_local: usize,
+    /// Fresh names taken per stem since the current function began.
+    stems: BTreeMap<String, usize>,
 }
 
 impl CodeBuilder {
@@ -28,6 +34,11 @@ impl CodeBuilder {
             text: String::with_capacity(bytes),
             ..CodeBuilder::default()
         }
+    }
+
+    /// The text so far.
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     /// Bytes of text so far.
@@ -55,10 +66,22 @@ impl CodeBuilder {
         self.depth += 1;
     }
 
+    /// Opens a function (`local function WriteHit(Value: number)`): its locals are numbered
+    /// from 1 again, so editing one declaration renames nothing in another's code.
+    pub fn open_function(&mut self, line: impl AsRef<str>) {
+        self.stems.clear();
+        self.open(line);
+    }
+
     /// Dedents, then appends a line (`end`, `end)`, `},`).
     pub fn close(&mut self, line: impl AsRef<str>) {
         self.depth = self.depth.saturating_sub(1);
         self.line(line);
+    }
+
+    /// Indents what follows (after a line that both closes and opens, such as `} = {`).
+    pub fn depth_in(&mut self) {
+        self.depth += 1;
     }
 
     /// Dedents for one line (`else`, `elseif … then`) and indents again after it.
@@ -175,10 +198,13 @@ impl CodeBuilder {
         true
     }
 
-    /// A fresh local name with the given stem, unique within this builder (`Value3`).
+    /// A fresh local name with the given stem, unique within the current function
+    /// (`Length1`, `Length2`, `Array1`).
     pub fn fresh(&mut self, stem: &str) -> String {
         self.next_local += 1;
-        format!("{stem}{}", self.next_local)
+        let count = self.stems.entry(stem.to_string()).or_insert(0);
+        *count += 1;
+        format!("{stem}{count}")
     }
 
     pub fn finish(self) -> String {
@@ -240,8 +266,12 @@ mod tests {
     }
 
     #[test]
-    fn fresh_names_do_not_repeat() {
+    fn fresh_names_do_not_repeat_and_restart_in_each_function() {
         let mut b = CodeBuilder::new();
-        assert_ne!(b.fresh("V"), b.fresh("V"));
+        b.open_function("local function A()");
+        assert_eq!([b.fresh("V"), b.fresh("V"), b.fresh("W")], ["V1", "V2", "W1"]);
+        b.close("end");
+        b.open_function("local function B()");
+        assert_eq!(b.fresh("V"), "V1");
     }
 }

@@ -9,19 +9,20 @@ use super::module::ModuleGen;
 use super::naming::string_literal;
 use super::payload::{payload_params, typed_params};
 use super::remotes::{emit_scope_guard, remote_names};
-use super::runtime::{self, CLIENT, EXPORTED, SEND_CLIENT, STREAMS_RECEIVE};
+use super::runtime::CLIENT;
 use super::streams::emit_streams;
 use super::types::payload_types;
 
 pub fn generate(schema: &Schema) -> String {
     let mut mg = ModuleGen::new(schema, Side::Client);
     let mut body = CodeBuilder::new();
+    emit_libraries(&mut body, schema);
     mg.emit_exports(&mut body);
-    mg.emit_decode(&mut body, Reliability::Reliable);
-    mg.emit_decode(&mut body, Reliability::Unreliable);
-    for function in &schema.functions {
-        emit_invoker(&mut mg, &mut body, function);
-    }
+    let invokers: Vec<String> = schema
+        .functions
+        .iter()
+        .map(|function| emit_invoker(&mut mg, &mut body, function))
+        .collect();
     for event in &schema.events {
         let (real, noop) = if event.from == Side::Client {
             fire_members(&mut mg, event)
@@ -30,33 +31,24 @@ pub fn generate(schema: &Schema) -> String {
         };
         mg.api.add(&event.scope, &event.name, real, noop);
     }
-    for function in &schema.functions {
-        let (real, noop) = invoke_members(&mg, function);
+    for (function, invoker) in schema.functions.iter().zip(&invokers) {
+        let (real, noop) = invoke_members(&mg, function, invoker);
         mg.api.add(&function.scope, &function.name, real, noop);
     }
     emit_streams(&mut mg, &mut body);
+    mg.emit_decode(&mut body, Reliability::Reliable);
+    mg.emit_decode(&mut body, Reliability::Unreliable);
     mg.add_step_replication();
 
-    // The preamble (prelude, receive runtime, types) and the API tables are within 64 KiB
-    // for most schemas; one allocation for the module text.
-    let runtime = CLIENT.len() + STREAMS_RECEIVE.len() + SEND_CLIENT.len() + EXPORTED.len();
-    let mut out = CodeBuilder::with_capacity(body.len() + runtime + 64 * 1024);
-    mg.emit_preamble(&mut out, "Client module");
-    out.line(format!(
-        "local CLIENT_FLUSH_RATE = {}",
-        schema.options.client_flush_rate
-    ));
-    runtime::emit(&mut out, CLIENT);
-    runtime::emit(&mut out, STREAMS_RECEIVE);
-    runtime::emit(&mut out, SEND_CLIENT);
-    runtime::emit(&mut out, EXPORTED);
-    emit_libraries(&mut out, schema);
-    mg.emit_lookups(&mut out);
-    mg.emit_tables(&mut out);
-    out.raw(&body.finish());
-    emit_start(&mut out, schema);
-    mg.api.emit_returns(&mut out);
-    out.finish()
+    let mut tail = CodeBuilder::new();
+    emit_step_replication(&mut tail, schema);
+    let receives = (
+        !mg.received(Reliability::Reliable).is_empty(),
+        !mg.received(Reliability::Unreliable).is_empty(),
+    );
+    emit_start(&mut tail, schema, receives);
+    mg.api.emit_returns(&mut tail);
+    mg.assemble("Client module", CLIENT, &body.finish(), &tail.finish())
 }
 
 fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<String>) {
@@ -87,20 +79,24 @@ fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<Stri
     (vec![b.finish()], vec![format!("{member} = Noop,")])
 }
 
-/// `Invokers[slot]`: writes the invocation `[index][call id u16][data]` into the
-/// frame's batch and waits for the answer (Coroutine); Future and Promise wrap it.
-fn emit_invoker(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl) {
+/// `InvokeTrade`: writes the invocation `[index][call id u16][data]` into the frame's batch
+/// and waits for the answer (Coroutine); Future and Promise wrap it. Returns its reference.
+fn emit_invoker(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl) -> String {
     let schema = mg.schema;
-    let slot = function.index as u32 + 1;
     let params = payload_params(&function.data);
     let returns = payload_types(schema, &function.returns);
     let name = describe(&function.scope, &function.name);
+    let invoker = mg.function_name("Invoke", &function.scope, &function.name);
     b.line(marker(&function.scope, &function.name, None));
-    b.open(format!(
-        "Invokers[{slot}] = function({}): ({})",
-        typed_params(schema, &params).join(", "),
-        returns.join(", ")
-    ));
+    mg.open_function(
+        b,
+        &invoker,
+        &format!(
+            "({}): ({})",
+            typed_params(schema, &params).join(", "),
+            returns.join(", ")
+        ),
+    );
     mg.emit_checks(b, &format!("{name}.{}", mg.members.invoke), &params);
     b.line("local CallId = ReserveCall()");
     mg.emit_guarded_record(
@@ -122,62 +118,148 @@ fn emit_invoker(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl
         b.close("end");
         b.close("end)");
     }
-    b.line("local Results = table.pack(coroutine.yield())");
-    b.open("if not Results[1] then");
+    // The answer resumes the thread with `true, …returns` or `false, reason`.
+    let values: Vec<String> = match returns.len() {
+        0 => vec!["Problem".into()],
+        1 => vec!["Returned".into()],
+        count => (1..=count).map(|i| format!("Returned{i}")).collect(),
+    };
+    b.line(format!("local Ok, {} = coroutine.yield()", values.join(", ")));
+    b.open("if not Ok then");
     b.line(format!(
-        "error(\"[BlinkBlox] There was an exception while processing \" .. {} .. \": \" .. tostring(Results[2]), 2)",
-        string_literal(&format!("\"{name}\""))
+        "error(\"[BlinkBlox] There was an exception while processing \" .. {} .. \": \" .. tostring({}), 2)",
+        string_literal(&format!("\"{name}\"")),
+        values[0]
     ));
     b.close("end");
-    b.line("return table.unpack(Results, 2, Results.n)");
+    if !returns.is_empty() {
+        b.line(format!("return {}", values.join(", ")));
+    }
     b.close("end");
     b.line("");
+    invoker
 }
 
-fn invoke_members(mg: &ModuleGen, function: &FunctionDecl) -> (Vec<String>, Vec<String>) {
+fn invoke_members(mg: &ModuleGen, function: &FunctionDecl, invoker: &str) -> (Vec<String>, Vec<String>) {
     let schema = mg.schema;
-    let slot = function.index as u32 + 1;
     let params = payload_params(&function.data);
     let typed = typed_params(schema, &params);
     let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
-    let mut call_args = vec![format!("Invokers[{slot}]")];
+    let mut call_args = vec![invoker.to_string()];
     call_args.extend(names.iter().cloned());
     let member = mg.members.invoke;
     let returns = payload_types(schema, &function.returns);
-    let line = match function.yield_mode {
-        YieldMode::Coroutine => format!(
-            "{member} = function({}): ({}) return Invokers[{slot}]({}) end,",
-            typed.join(", "),
-            returns.join(", "),
-            names.join(", ")
-        ),
-        YieldMode::Future => format!(
-            "{member} = function({}): any return FutureLibrary.Try({}) end,",
-            typed.join(", "),
-            call_args.join(", ")
-        ),
-        YieldMode::Promise => format!(
-            "{member} = function({}): any return PromiseLibrary.new(function(Resolve: any, Reject: any) local Results = table.pack(pcall({})) if Results[1] then Resolve(table.unpack(Results, 2, Results.n)) else Reject(Results[2]) end end) end,",
-            typed.join(", "),
-            call_args.join(", ")
-        ),
-    };
+    let mut b = CodeBuilder::new();
+    match function.yield_mode {
+        YieldMode::Coroutine => {
+            b.open(format!(
+                "{member} = function({}): ({})",
+                typed.join(", "),
+                returns.join(", ")
+            ));
+            b.line(format!("return {invoker}({})", names.join(", ")));
+        }
+        // The library's own type, as its module declares it, is what `Invoke` returns.
+        YieldMode::Future => {
+            b.open(format!("{member} = function({})", typed.join(", ")));
+            b.line(format!("return FutureLibrary.Try({})", call_args.join(", ")));
+        }
+        YieldMode::Promise => {
+            b.open(format!("{member} = function({})", typed.join(", ")));
+            b.open("return PromiseLibrary.new(function(Resolve: (...any) -> (), Reject: (any) -> ())");
+            // Cast: pcall's type gives a function that returns nothing one result, but a
+            // failed call also returns its error.
+            let mut pcall_args = call_args.clone();
+            pcall_args[0] = format!("{invoker} :: (...any) -> ...any");
+            b.line(format!("local Results = table.pack(pcall({}))", pcall_args.join(", ")));
+            b.open("if Results[1] then");
+            b.line("Resolve(table.unpack(Results, 2, Results.n))");
+            b.middle("else");
+            b.line("Reject(Results[2])");
+            b.close("end");
+            b.close("end)");
+        }
+    }
+    b.close("end,");
+    let line = b.finish();
     (vec![line], vec![format!("{member} = Noop,")])
 }
 
 /// `FutureLibrary`/`PromiseLibrary`: the option is a Luau expression naming the module.
 fn emit_libraries(b: &mut CodeBuilder, schema: &Schema) {
     let uses = |mode: YieldMode| schema.functions.iter().any(|f| f.yield_mode == mode);
+    let mut any = false;
     if let (true, Some(path)) = (uses(YieldMode::Future), &schema.options.future_library) {
-        b.line(format!("local FutureLibrary = require({path}) :: any"));
+        b.line(format!("local FutureLibrary = require({path})"));
+        any = true;
     }
     if let (true, Some(path)) = (uses(YieldMode::Promise), &schema.options.promise_library) {
-        b.line(format!("local PromiseLibrary = require({path}) :: any"));
+        b.line(format!("local PromiseLibrary = require({path})"));
+        any = true;
     }
-    b.line("");
+    if any {
+        b.line("");
+    }
 }
 
-fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
+/// `StepReplication`: the streams' records into the batches, then the unreliable batch and
+/// the resident batch sent. Sends what is there whenever it is called.
+fn emit_step_replication(b: &mut CodeBuilder, schema: &Schema) {
+    // Anything the client writes goes through its batches.
+    let writes = schema.events.iter().any(|e| e.from == Side::Client)
+        || !schema.functions.is_empty()
+        || schema.streams.iter().any(|s| s.from == Side::Client)
+        || schema.types.iter().any(|t| t.exported);
+    b.open("local function StepReplication()");
+    if writes {
+        b.line("CloseFailedWrite()");
+    }
+    if schema.streams.iter().any(|s| s.from == Side::Client) {
+        b.line("FlushStreams()");
+    }
+    let unreliable_batch = (schema.options.batch_unreliable
+        && schema
+            .events
+            .iter()
+            .any(|e| e.from == Side::Client && e.reliability == Reliability::Unreliable))
+        || schema
+            .streams
+            .iter()
+            .any(|s| s.from == Side::Client && s.reliability == Reliability::Unreliable);
+    if unreliable_batch {
+        b.line("SendUnreliableBatch()");
+    }
+    if writes {
+        b.open("if SendCursor > 0 then");
+        b.line("SendClientBatch()");
+        b.close("end");
+    }
+    b.close("end");
+    b.line("");
+    if !schema.options.manual_replication {
+        b.raw(HEARTBEAT_FLUSH);
+        b.line("");
+    }
+}
+
+/// Heartbeat flushes at most CLIENT_FLUSH_RATE times a second; StepReplication called by hand
+/// always sends.
+const HEARTBEAT_FLUSH: &str =
+    "-- Heartbeat flushes at most ClientFlushRate times a second (a remote call costs about 11 bytes).
+local FLUSH_INTERVAL = if CLIENT_FLUSH_RATE > 0 then 1 / CLIENT_FLUSH_RATE else 0
+local SinceFlush = math.huge
+
+local function FlushOnHeartbeat(DeltaTime: number)
+	SinceFlush += DeltaTime
+	-- A little slack, so that 60 a second at 60 frames a second is every frame.
+	if SinceFlush + 1e-4 < FLUSH_INTERVAL then
+		return
+	end
+	SinceFlush = math.min(SinceFlush - FLUSH_INTERVAL, FLUSH_INTERVAL)
+	StepReplication()
+end";
+
+fn emit_start(b: &mut CodeBuilder, schema: &Schema, receives: (bool, bool)) {
     let (reliable, unreliable) = remote_names(&schema.options.remote_scope);
     b.open("local function Start()");
     b.open("if not RunService:IsClient() then");
@@ -192,12 +274,17 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
         "Unreliable = ReplicatedStorage:WaitForChild({}) :: any",
         string_literal(&unreliable)
     ));
-    b.open("Reliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown, Extra: unknown)");
-    b.line("ReceiveFromServer(DecodeReliable, Packet, Instances, Extra)");
-    b.close("end)");
-    b.open("Unreliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown)");
-    b.line("ReceivePacket(DecodeUnreliable, nil, Packet, Instances)");
-    b.close("end)");
+    // A channel nothing arrives on is not listened to.
+    if receives.0 {
+        b.open("Reliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown, Extra: unknown)");
+        b.line("ReceiveFromServer(DecodeReliable, Packet, Instances, Extra)");
+        b.close("end)");
+    }
+    if receives.1 {
+        b.open("Unreliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown)");
+        b.line("ReceivePacket(DecodeUnreliable, nil, Packet, Instances)");
+        b.close("end)");
+    }
     if !schema.options.manual_replication {
         b.line("RunService.Heartbeat:Connect(FlushOnHeartbeat)");
     }

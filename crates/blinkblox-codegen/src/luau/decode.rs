@@ -13,7 +13,7 @@ use super::module::ModuleGen;
 use super::naming::channel_name;
 use super::payload::{Param, payload_params};
 use super::read::Reader;
-use super::streams::{emit_read_flush, emit_receive, stream_key};
+use super::streams::{emit_read_flush, emit_receive};
 use super::types::luau_type;
 use super::value_path::ValuePath;
 
@@ -80,6 +80,10 @@ impl<'a> ModuleGen<'a> {
     pub fn emit_decode(&mut self, b: &mut CodeBuilder, reliability: Reliability) {
         let channel = channel_name(reliability);
         let received = self.received(reliability);
+        if received.is_empty() {
+            // Nothing arrives on this channel: its remote is not listened to at all.
+            return;
+        }
         let inline = received.len() <= INLINE_READ_LIMIT;
         let with_player = self.side == Side::Server;
         // Reader functions first (large channels only), then the decode loop.
@@ -95,7 +99,7 @@ impl<'a> ModuleGen<'a> {
         // to `RecvCursor` around what reads that (ReadLength's long form, an unreliable
         // stream record's flush number) and when the loop ends. A Sync listener's
         // resume point is `ListenerResume` (receive.luau).
-        b.open(format!("local function Decode{channel}({signature})"));
+        b.open_function(format!("local function Decode{channel}({signature})"));
         b.line("local B = RecvBuffer");
         b.line("local Size = RecvSize");
         b.line("local Cursor = RecvCursor");
@@ -147,13 +151,7 @@ impl<'a> ModuleGen<'a> {
             Received::Event(event) => {
                 leaf.line(marker(&event.scope, &event.name, None));
                 let params = payload_params(&event.data);
-                let values = self.read_values(
-                    leaf,
-                    &params,
-                    inline,
-                    outer,
-                    &format!("R{}{}", channel_name(reliability), event.index),
-                );
+                let values = self.read_values(leaf, &params, inline, outer, &event.scope, &event.name);
                 let slot = event.index as u32 + 1;
                 emit_deliver(leaf, reliability, event.call, slot, with_player, &values);
             }
@@ -162,8 +160,16 @@ impl<'a> ModuleGen<'a> {
                 leaf.line("local CallId = buffer.readu16(B, Cursor)");
                 leaf.line("Cursor += 2");
                 let params = payload_params(&function.data);
-                let values = self.read_values(leaf, &params, inline, outer, &format!("Q{}", function.index));
+                let values = self.read_values(leaf, &params, inline, outer, &function.scope, &function.name);
                 let slot = function.index as u32 + 1;
+                let respond = self
+                    .schema
+                    .functions
+                    .iter()
+                    .position(|f| std::ptr::eq(f, *function))
+                    .and_then(|position| self.responders.get(position))
+                    .cloned()
+                    .unwrap_or_default();
                 // A player with MAX_PENDING_INVOCATIONS waiting is answered "failed"
                 // at once (so an honest caller's Invoke ends) and the handler is not run.
                 leaf.open("if not BeginInvocation(Player) then");
@@ -171,9 +177,11 @@ impl<'a> ModuleGen<'a> {
                 leaf.middle("else");
                 let mut args = vec!["CallId".to_string(), "Listener".to_string()];
                 args.extend(values.iter().cloned());
-                leaf.line(format!("local Listener = FunctionListeners[{slot}]"));
+                leaf.line(format!(
+                    "local Listener: ((...any) -> ...any) | false = FunctionListeners[{slot}]"
+                ));
                 leaf.open("if Listener then");
-                leaf.line(format!("task.spawn(Responders[{slot}], {player}, {})", args.join(", ")));
+                leaf.line(format!("task.spawn({respond}, {player}, {})", args.join(", ")));
                 leaf.middle("else");
                 let mut packed = vec!["CallId".to_string()];
                 packed.extend(values.iter().cloned());
@@ -193,7 +201,7 @@ impl<'a> ModuleGen<'a> {
                     name: "Value".into(),
                     ty: &stream.data,
                 }];
-                let reader = format!("S{}", stream_key(stream));
+                let reader = (stream.scope.clone(), stream.name.clone());
                 if stream.reliability == Reliability::Unreliable {
                     // The flush number is read through `RecvCursor` (streams.rs).
                     leaf.line("RecvCursor = Cursor");
@@ -202,7 +210,7 @@ impl<'a> ModuleGen<'a> {
                 } else {
                     emit_read_flush(leaf, stream);
                 }
-                let values = self.read_values(leaf, &params, inline, outer, &reader);
+                let values = self.read_values(leaf, &params, inline, outer, &reader.0, &reader.1);
                 emit_receive(leaf, stream, with_player, &values[0]);
             }
             Received::Response(function) => {
@@ -213,7 +221,7 @@ impl<'a> ModuleGen<'a> {
                 leaf.line("local Thread = Calls[CallId]");
                 leaf.open("if Success == 1 then");
                 let params = payload_params(&function.returns);
-                let values = self.read_values(leaf, &params, inline, outer, &format!("A{}", function.index));
+                let values = self.read_values(leaf, &params, inline, outer, &function.scope, &function.name);
                 leaf.line("Calls[CallId] = nil");
                 let mut args = vec!["Thread".to_string(), "true".to_string()];
                 args.extend(values);
@@ -229,14 +237,15 @@ impl<'a> ModuleGen<'a> {
     }
 
     /// Reads a payload's values into locals, inline or through a reader function
-    /// defined in `outer` (stored in `Readers`).
+    /// (`ReadHit`) defined in `outer`.
     fn read_values(
         &mut self,
         leaf: &mut CodeBuilder,
         params: &[Param],
         inline: bool,
         outer: &mut CodeBuilder,
-        reader_name: &str,
+        scope: &[String],
+        name: &str,
     ) -> Vec<String> {
         if params.is_empty() {
             return Vec::new();
@@ -261,10 +270,12 @@ impl<'a> ModuleGen<'a> {
             let types: Vec<String> = params.iter().map(|p| luau_type(self.schema, p.ty)).collect();
             // A reader function takes the loop's cursor and returns where it ended, after
             // the values: the cursor stays in registers across the call.
-            outer.open(format!(
-                "Readers.{reader_name} = function(Cursor: number): ({}, number)",
-                types.join(", ")
-            ));
+            let reader_name = self.function_name("Read", scope, name);
+            self.open_function(
+                outer,
+                &reader_name,
+                &format!("(Cursor: number): ({}, number)", types.join(", ")),
+            );
             outer.line("local B = RecvBuffer");
             let mut reader = self.reader(outer);
             reader.cursor = "Cursor";
@@ -275,7 +286,7 @@ impl<'a> ModuleGen<'a> {
             outer.line(format!("return {}, Cursor", exprs.join(", ")));
             outer.close("end");
             leaf.line(format!("local {}", names.join(", ")));
-            leaf.line(format!("{}, Cursor = Readers.{reader_name}(Cursor)", names.join(", ")));
+            leaf.line(format!("{}, Cursor = {reader_name}(Cursor)", names.join(", ")));
         }
         names
     }

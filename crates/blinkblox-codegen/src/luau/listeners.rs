@@ -33,8 +33,9 @@ impl ModuleGen<'_> {
                     listener_params.join(", ")
                 }
             );
+            // Cast: the iterator's values are the event's, which PollIterator's type cannot say.
             let real = format!(
-                "function(): {iterator} return PollIterator({channel}Queues[{slot}], {with_player}, {packed}) :: any end"
+                "function(): {iterator}\n\treturn PollIterator({channel}Queues[{slot}], {with_player}, {packed}) :: any\nend"
             );
             return (
                 vec![format!("{} = {real},", m.iter), format!("{} = {real},", m.next)],
@@ -54,7 +55,7 @@ impl ModuleGen<'_> {
         };
         let listener_type = format!("({}) -> ()", listener_params.join(", "));
         let real = format!(
-            "{} = function(Listener: {listener_type}): () -> () return {connect}({channel}Listeners, {slot}, Listener, {pending}, {is_async}, {with_player}, {packed}) end,",
+            "{} = function(Listener: {listener_type}): () -> ()\n\treturn {connect}({channel}Listeners, {slot}, Listener, {pending}, {is_async}, {with_player}, {packed})\nend,",
             m.on
         );
         (vec![real], vec![format!("{} = NoopConnect,", m.on)])
@@ -96,7 +97,9 @@ pub fn emit_deliver(
     let all = args.join(", ");
     match call {
         CallMode::SingleSync | CallMode::SingleAsync => {
-            b.line(format!("local Listener = {channel}Listeners[{slot}]"));
+            b.line(format!(
+                "local Listener: ((...any) -> ()) | false = {channel}Listeners[{slot}]"
+            ));
             b.open("if Listener then");
             if call == CallMode::SingleSync {
                 b.line("ListenerResume = Cursor");
@@ -107,14 +110,20 @@ pub fn emit_deliver(
             }
         }
         _ => {
-            b.line(format!("local List = {channel}Listeners[{slot}]"));
+            b.line(format!(
+                "local List: {{ (...any) -> () }} | false = {channel}Listeners[{slot}]"
+            ));
             b.open("if List then");
             if call == CallMode::ManySync {
                 b.line("ListenerResume = Cursor");
-                b.line(format!("for _, Listener in List do Listener({all}) end"));
+                b.open("for _, Listener in List do");
+                b.line(format!("Listener({all})"));
+                b.close("end");
                 b.line("ListenerResume = false");
             } else {
-                b.line(format!("for _, Listener in List do task.spawn(Listener, {all}) end"));
+                b.open("for _, Listener in List do");
+                b.line(format!("task.spawn(Listener, {all})"));
+                b.close("end");
             }
         }
     }

@@ -6,16 +6,18 @@
 //! (`record.rs`), exported types (`exports.rs`), the decode loop (`decode.rs`), delivery
 //! to listeners (`listeners.rs`).
 
-use blinkblox_schema::model::{Reliability, Schema, Side};
+use std::collections::BTreeSet;
+
+use blinkblox_schema::model::{Reliability, Schema, Side, flat_name};
 
 use super::api::{ApiItem, ApiNode};
 use super::banner::header;
 use super::builder::CodeBuilder;
 use super::lookups::Lookups;
-use super::naming::{Members, string_literal};
+use super::naming::{Members, string_literal, type_name};
 use super::payload::Param;
 use super::read::Reader;
-use super::runtime::{self, PRELUDE, RECEIVE};
+use super::runtime::{self, Part, mentions};
 use super::types::emit_type_block;
 use super::value_path::ValuePath;
 use super::write::Writer;
@@ -27,7 +29,17 @@ pub struct ModuleGen<'a> {
     pub members: Members,
     pub lookups: Lookups,
     pub api: ApiNode,
+    /// The per-declaration functions' names so far.
+    function_names: BTreeSet<String>,
+    /// The server's responder of each function (`RespondTrade`), in the schema's order.
+    pub responders: Vec<String>,
+    /// Whether they are fields of the `Functions` table rather than locals (a large schema: a
+    /// function may have 200 locals, the module's top level included).
+    functions_in_table: bool,
 }
+
+/// Past this many declarations, the per-declaration functions are fields of one table.
+const LOCAL_FUNCTION_DECLARATIONS: usize = 24;
 
 impl<'a> ModuleGen<'a> {
     pub fn new(schema: &'a Schema, side: Side) -> ModuleGen<'a> {
@@ -37,6 +49,18 @@ impl<'a> ModuleGen<'a> {
             members: Members::new(schema.options.casing),
             lookups: Lookups::default(),
             api: ApiNode::default(),
+            // The runtime's names are taken: a declaration named `Exported` gets `ReadExported2`.
+            function_names: runtime::PARTS
+                .iter()
+                .flat_map(|part| runtime::defined_names(part.text))
+                .map(str::to_string)
+                .collect(),
+            responders: Vec::new(),
+            functions_in_table: schema.events.len()
+                + schema.functions.len()
+                + schema.streams.len()
+                + schema.types.iter().filter(|t| t.exported).count()
+                > LOCAL_FUNCTION_DECLARATIONS,
         }
     }
 
@@ -104,88 +128,142 @@ impl<'a> ModuleGen<'a> {
         }
     }
 
-    /// `local Lookups = {}` and its constant tables.
-    pub fn emit_lookups(&self, b: &mut CodeBuilder) {
-        b.line("local Lookups = {}");
-        for definition in self.lookups.definitions() {
-            b.line(definition);
+    /// The reference to a per-declaration function, `WriteHit` (`Functions.WriteHit` in a large
+    /// schema), its name made of `verb` and the declaration's full name, unique in the module.
+    pub fn function_name(&mut self, verb: &str, scope: &[String], name: &str) -> String {
+        let mut base = format!("{verb}{}", type_name(&flat_name(scope, name)));
+        if base.ends_with('_') {
+            base.pop();
         }
-        b.line("");
+        let mut unique = base.clone();
+        let mut count = 1;
+        while !self.function_names.insert(unique.clone()) {
+            count += 1;
+            unique = format!("{base}{count}");
+        }
+        if self.functions_in_table {
+            format!("Functions.{unique}")
+        } else {
+            unique
+        }
     }
 
-    /// The prefix every module shares: header, services, types, runtime parts.
-    pub fn emit_preamble(&self, b: &mut CodeBuilder, what: &str) {
-        header(b, what);
-        b.line("local ReplicatedStorage = game:GetService(\"ReplicatedStorage\")");
-        b.line("local RunService = game:GetService(\"RunService\")");
-        b.line("local Players = game:GetService(\"Players\")");
-        b.line("");
-        emit_type_block(b, self.schema);
-        b.line(format!(
-            "local MAX_UNRELIABLE_SIZE = {}",
-            self.schema.options.max_unreliable_size
-        ));
-        // Limits on packets from clients (read by `ReceiveFromClient`, server side).
+    /// Opens the definition of the function `reference` ([`ModuleGen::function_name`]) with its
+    /// parameters and return types (`(Value: number): boolean`).
+    pub fn open_function(&self, b: &mut CodeBuilder, reference: &str, signature: &str) {
+        if self.functions_in_table {
+            b.open_function(format!("{reference} = function{signature}"));
+        } else {
+            b.open_function(format!("local function {reference}{signature}"));
+        }
+    }
+
+    /// Assembles a module: header, the services and constants used, the exported types, the
+    /// runtime parts among `candidates` that the rest uses, the constant and module tables, then
+    /// `body` (per-declaration functions) and `tail` (flush, `Start`, the API table).
+    pub fn assemble(&self, what: &str, candidates: &[Part], body: &str, tail: &str) -> String {
+        let mut tables = CodeBuilder::new();
+        self.lookups.emit(&mut tables);
+        self.emit_tables(&mut tables, &format!("{body}{tail}"));
+        let tables = tables.finish();
+        let code = format!("{tables}{body}{tail}");
+        let parts = runtime::needed(candidates, &code);
+        let used = |name: &str| mentions(&code, name) || parts.iter().any(|part| mentions(part.text, name));
+        let runtime_bytes: usize = parts.iter().map(|part| part.text.len()).sum();
+        let mut out = CodeBuilder::with_capacity(code.len() + runtime_bytes + 4096);
+        header(&mut out, what);
+        let mut services = false;
+        for service in ["ReplicatedStorage", "RunService", "Players"] {
+            if used(service) {
+                out.line(format!("local {service} = game:GetService(\"{service}\")"));
+                services = true;
+            }
+        }
+        if services {
+            out.line("");
+        }
+        emit_type_block(&mut out, self.schema);
+        if !candidates.contains(&runtime::STANDALONE) {
+            // Set by Start; every send and receive part uses them.
+            out.line("local Reliable: RemoteEvent = nil :: any");
+            out.line("local Unreliable: UnreliableRemoteEvent = nil :: any");
+            out.line("");
+        }
+        let mut any_constant = false;
+        for (name, value) in self.constants() {
+            if used(name) {
+                out.line(format!("local {name} = {value}"));
+                any_constant = true;
+            }
+        }
+        if any_constant {
+            out.line("");
+        }
+        runtime::emit(&mut out, &parts);
+        out.raw(&code);
+        out.finish()
+    }
+
+    /// The schema's limits, as module constants.
+    fn constants(&self) -> [(&'static str, String); 7] {
         let options = &self.schema.options;
-        b.line(format!("local MAX_PACKET_SIZE = {}", options.max_packet_size));
-        b.line(format!(
-            "local MAX_EVENTS_PER_PACKET = {}",
-            options.max_events_per_packet
-        ));
-        b.line(format!(
-            "local INBOUND_BYTES_PER_SECOND = {}",
-            options.inbound_bytes_per_second
-        ));
-        b.line(format!("local INBOUND_BURST = {}", options.inbound_burst));
-        runtime::emit(b, PRELUDE);
-        b.line(format!(
-            "local SYNC_VALIDATION = {}",
-            self.schema.options.sync_validation
-        ));
-        runtime::emit(b, RECEIVE);
+        [
+            ("MAX_UNRELIABLE_SIZE", options.max_unreliable_size.to_string()),
+            ("MAX_PACKET_SIZE", options.max_packet_size.to_string()),
+            ("MAX_EVENTS_PER_PACKET", options.max_events_per_packet.to_string()),
+            ("INBOUND_BYTES_PER_SECOND", options.inbound_bytes_per_second.to_string()),
+            ("INBOUND_BURST", options.inbound_burst.to_string()),
+            ("SYNC_VALIDATION", options.sync_validation.to_string()),
+            ("CLIENT_FLUSH_RATE", options.client_flush_rate.to_string()),
+        ]
     }
 
-    /// Module-level tables every per-declaration function stores into or reads.
-    pub fn emit_tables(&self, b: &mut CodeBuilder) {
-        b.line("local ReliableListeners: { any } = {}");
-        b.line("local UnreliableListeners: { any } = {}");
-        b.line("local ReliableQueues: { Queue } = {}");
-        b.line("local UnreliableQueues: { Queue } = {}");
-        b.line("local FunctionListeners: { any } = {}");
-        b.line("local FunctionQueues: { Queue } = {}");
-        b.line("local Responders: { any } = {}");
-        b.line("local Invokers: { any } = {}");
-        b.line("local Readers: { [string]: any } = {}");
-        b.line("local ScratchWriters: { [string]: any } = {}");
-        b.line("local Exports: { [string]: any } = {}");
+    /// The module-level tables `code` uses: listeners and queues by channel slot, and
+    /// `Functions` in a large schema.
+    fn emit_tables(&self, b: &mut CodeBuilder, code: &str) {
         let reliable = self.schema.reliable.count;
         let unreliable = self.schema.unreliable.count;
-        if reliable > 0 {
-            b.line(format!(
-                "for Slot = 1, {reliable} do ReliableQueues[Slot] = NewQueue() end"
-            ));
-            b.line(format!(
-                "for Slot = 1, {reliable} do FunctionQueues[Slot] = NewQueue() end"
-            ));
+        // Every listener slot exists from the start (false: none), so the slots live in the
+        // tables' array parts and the decode loop finds them by index.
+        let tables = [
+            (
+                "ReliableListeners",
+                "{ any }",
+                format!("table.create({reliable}, false)"),
+            ),
+            (
+                "UnreliableListeners",
+                "{ any }",
+                format!("table.create({unreliable}, false)"),
+            ),
+            (
+                "FunctionListeners",
+                "{ any }",
+                format!("table.create({reliable}, false)"),
+            ),
+            ("ReliableQueues", "{ Queue }", "{}".to_string()),
+            ("UnreliableQueues", "{ Queue }", "{}".to_string()),
+            ("FunctionQueues", "{ Queue }", "{}".to_string()),
+            ("Functions", "{ [string]: any }", "{}".to_string()),
+        ];
+        let mut any = false;
+        for (name, luau_type, value) in tables {
+            if mentions(code, name) {
+                b.line(format!("local {name}: {luau_type} = {value}"));
+                any = true;
+            }
         }
-        if unreliable > 0 {
-            b.line(format!(
-                "for Slot = 1, {unreliable} do UnreliableQueues[Slot] = NewQueue() end"
-            ));
+        for (name, count) in [
+            ("ReliableQueues", reliable),
+            ("UnreliableQueues", unreliable),
+            ("FunctionQueues", reliable),
+        ] {
+            if count > 0 && mentions(code, name) {
+                b.line(format!("for Slot = 1, {count} do {name}[Slot] = NewQueue() end"));
+            }
         }
-        // Every listener slot exists from the start (false = none), so the slots live
-        // in the tables' array parts: a slot filled alone would sit in the hash part
-        // and cost the decode loop a hash lookup per record.
-        if reliable > 0 {
-            b.line(format!(
-                "for Slot = 1, {reliable} do ReliableListeners[Slot] = false; FunctionListeners[Slot] = false end"
-            ));
+        if any {
+            b.line("");
         }
-        if unreliable > 0 {
-            b.line(format!(
-                "for Slot = 1, {unreliable} do UnreliableListeners[Slot] = false end"
-            ));
-        }
-        b.line("");
     }
 }

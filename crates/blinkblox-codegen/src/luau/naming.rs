@@ -9,6 +9,40 @@ const RESERVED: &[&str] = &[
     "repeat", "return", "then", "true", "until", "while",
 ];
 
+/// Type names a module's own code uses: Luau's, the Roblox API's and the runtime's. A schema type
+/// of one of these names would shadow it in the whole module, so it takes a trailing `_`.
+const TAKEN_TYPE_NAMES: &[&str] = &[
+    "any",
+    "boolean",
+    "buffer",
+    "never",
+    "nil",
+    "number",
+    "string",
+    "thread",
+    "unknown",
+    "userdata",
+    "vector",
+    "typeof",
+    "BrickColor",
+    "CFrame",
+    "Color3",
+    "DateTime",
+    "Instance",
+    "Player",
+    "RBXScriptConnection",
+    "RBXScriptSignal",
+    "RemoteEvent",
+    "UnreliableRemoteEvent",
+    "Vector3",
+    "Batch",
+    "Encoded",
+    "IncomingStream",
+    "OutgoingStream",
+    "Personal",
+    "Queue",
+];
+
 /// The generated API's member names, in one casing.
 #[derive(Debug, Clone, Copy)]
 pub struct Members {
@@ -114,8 +148,8 @@ pub fn type_key(name: &str) -> String {
     table_key(name)
 }
 
-/// A Luau type name for a declaration's flat name; reserved words get a trailing `_`
-/// so the output still loads.
+/// A Luau type name for a declaration's flat name; reserved words and the type names the
+/// module itself uses get a trailing `_`, so the output still loads and checks.
 pub fn type_name(flat: &str) -> String {
     let mut out: String = flat
         .chars()
@@ -124,7 +158,7 @@ pub fn type_name(flat: &str) -> String {
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
     }
-    if RESERVED.contains(&out.as_str()) {
+    if RESERVED.contains(&out.as_str()) || TAKEN_TYPE_NAMES.contains(&out.as_str()) {
         out.push('_');
     }
     out
@@ -173,5 +207,7 @@ mod tests {
         assert_eq!(Members::new(Casing::Snake).fire_all, "fire_all");
         assert_eq!(Members::new(Casing::Camel).step_replication, "stepReplication");
         assert_eq!(type_name("end"), "end_");
+        assert_eq!(type_name("Player"), "Player_");
+        assert_eq!(type_name("string"), "string_");
     }
 }

@@ -1,42 +1,286 @@
-//! The fixed Luau parts of the modules (`src/runtime/*.luau`), included at build time and
-//! copied verbatim into every module that needs them.
+//! The fixed Luau parts of the modules (`src/runtime/*.luau`), included at build time. A
+//! module holds only the parts its own code uses: [`needed`] follows the names each part
+//! defines from the rest of the module, and from part to part.
 
 use super::builder::CodeBuilder;
 
-/// Send and receive state, batches, LEB128 lengths, the side array, f16, WriteError.
-pub const PRELUDE: &str = include_str!("../runtime/prelude.luau");
-/// Queues, listeners, and the per-packet entries with their checks.
-pub const RECEIVE: &str = include_str!("../runtime/receive.luau");
-/// The server's remotes, per-player and broadcast batches, markers and scratch batch.
-pub const SERVER: &str = include_str!("../runtime/server.luau");
-/// The client's resident batch, its flush and the interleaving of the server's packets.
-pub const CLIENT: &str = include_str!("../runtime/client.luau");
-/// The server's unreliable batches, skipped broadcasts and outgoing streams.
-pub const SEND_SERVER: &str = include_str!("../runtime/send_server.luau");
-/// The client's packet limits, unreliable batch and outgoing streams.
-pub const SEND_CLIENT: &str = include_str!("../runtime/send_client.luau");
-/// The state of the streams a side receives.
-pub const STREAMS_RECEIVE: &str = include_str!("../runtime/streams_receive.luau");
-/// The Types module's scratch batch, which exported `Write` borrows (no remotes).
-pub const STANDALONE: &str = include_str!("../runtime/standalone.luau");
-/// `Read`/`Write` of exported types on standalone buffers.
-pub const EXPORTED: &str = include_str!("../runtime/exported.luau");
+/// A fixed part: its file name in `src/runtime/` and its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    pub name: &'static str,
+    pub text: &'static str,
+}
 
-/// Every fixed part by its file name in `src/runtime/`.
-pub const PARTS: [(&str, &str); 9] = [
-    ("prelude.luau", PRELUDE),
-    ("receive.luau", RECEIVE),
-    ("server.luau", SERVER),
-    ("client.luau", CLIENT),
-    ("send_server.luau", SEND_SERVER),
-    ("send_client.luau", SEND_CLIENT),
-    ("streams_receive.luau", STREAMS_RECEIVE),
-    ("standalone.luau", STANDALONE),
-    ("exported.luau", EXPORTED),
+macro_rules! part {
+    ($name:literal) => {
+        Part {
+            name: $name,
+            text: include_str!(concat!("../runtime/", $name)),
+        }
+    };
+}
+
+/// The send and receive state, batches and Load/Save.
+pub const BATCHES: Part = part!("batches.luau");
+pub const RECV_STATE: Part = part!("recv_state.luau");
+pub const WRITE_LENGTH: Part = part!("write_length.luau");
+pub const READ_LENGTH: Part = part!("read_length.luau");
+pub const SLOTS: Part = part!("slots.luau");
+pub const F16: Part = part!("f16.luau");
+pub const WRITE_ERROR: Part = part!("write_error.luau");
+pub const TWO_FORMS: Part = part!("two_forms.luau");
+pub const PACKET_STRINGS: Part = part!("packet_strings.luau");
+pub const UNRELIABLE_SIZE: Part = part!("unreliable_size.luau");
+pub const APPEND: Part = part!("append.luau");
+pub const DROPS: Part = part!("drops.luau");
+pub const QUEUES: Part = part!("queues.luau");
+pub const DELIVER: Part = part!("deliver.luau");
+pub const CONNECT_SINGLE: Part = part!("connect_single.luau");
+pub const CONNECT_MANY: Part = part!("connect_many.luau");
+pub const POLLING: Part = part!("polling.luau");
+pub const NOOP: Part = part!("noop.luau");
+pub const DECODE_RANGE: Part = part!("decode_range.luau");
+pub const RECEIVE_PACKET: Part = part!("receive_packet.luau");
+pub const CLIENT_PACKETS: Part = part!("client_packets.luau");
+pub const INVOCATIONS: Part = part!("invocations.luau");
+pub const SERVER_BATCHES: Part = part!("server_batches.luau");
+pub const SERVER_SCRATCH: Part = part!("server_scratch.luau");
+pub const SERVER_UNRELIABLE: Part = part!("server_unreliable.luau");
+pub const ENCODED: Part = part!("encoded.luau");
+pub const SERVER_UNRELIABLE_BATCHES: Part = part!("server_unreliable_batches.luau");
+pub const BROADCAST_SKIPS: Part = part!("broadcast_skips.luau");
+pub const SERVER_STREAMS: Part = part!("server_streams.luau");
+pub const CLIENT_BATCH: Part = part!("client_batch.luau");
+pub const CLIENT_SCRATCH: Part = part!("client_scratch.luau");
+pub const CLIENT_UNRELIABLE: Part = part!("client_unreliable.luau");
+pub const CLIENT_UNRELIABLE_BATCH: Part = part!("client_unreliable_batch.luau");
+pub const CLIENT_CALLS: Part = part!("client_calls.luau");
+pub const INTERLEAVE: Part = part!("interleave.luau");
+pub const CLIENT_STREAMS: Part = part!("client_streams.luau");
+pub const STREAMS_RECEIVE: Part = part!("streams_receive.luau");
+pub const STANDALONE: Part = part!("standalone.luau");
+pub const EXPORTED: Part = part!("exported.luau");
+
+/// The parts a Server module may hold, in the order they are written (each after those it uses).
+pub const SERVER: &[Part] = &[
+    BATCHES,
+    RECV_STATE,
+    WRITE_LENGTH,
+    READ_LENGTH,
+    SLOTS,
+    F16,
+    WRITE_ERROR,
+    TWO_FORMS,
+    PACKET_STRINGS,
+    UNRELIABLE_SIZE,
+    APPEND,
+    DROPS,
+    QUEUES,
+    DELIVER,
+    CONNECT_SINGLE,
+    CONNECT_MANY,
+    NOOP,
+    POLLING,
+    DECODE_RANGE,
+    RECEIVE_PACKET,
+    CLIENT_PACKETS,
+    INVOCATIONS,
+    SERVER_BATCHES,
+    SERVER_SCRATCH,
+    SERVER_UNRELIABLE,
+    ENCODED,
+    SERVER_UNRELIABLE_BATCHES,
+    BROADCAST_SKIPS,
+    STREAMS_RECEIVE,
+    SERVER_STREAMS,
+    EXPORTED,
 ];
 
-/// Copies a fixed part into the module, followed by a blank line.
-pub fn emit(out: &mut CodeBuilder, part: &str) {
-    out.raw(part);
-    out.line("");
+/// The parts a Client module may hold, in order.
+pub const CLIENT: &[Part] = &[
+    BATCHES,
+    RECV_STATE,
+    WRITE_LENGTH,
+    READ_LENGTH,
+    SLOTS,
+    F16,
+    WRITE_ERROR,
+    TWO_FORMS,
+    PACKET_STRINGS,
+    UNRELIABLE_SIZE,
+    APPEND,
+    DROPS,
+    QUEUES,
+    DELIVER,
+    CONNECT_SINGLE,
+    CONNECT_MANY,
+    NOOP,
+    POLLING,
+    DECODE_RANGE,
+    RECEIVE_PACKET,
+    CLIENT_BATCH,
+    CLIENT_SCRATCH,
+    CLIENT_UNRELIABLE,
+    ENCODED,
+    CLIENT_UNRELIABLE_BATCH,
+    CLIENT_CALLS,
+    INTERLEAVE,
+    STREAMS_RECEIVE,
+    CLIENT_STREAMS,
+    EXPORTED,
+];
+
+/// The parts a Types module may hold, in order.
+pub const TYPES: &[Part] = &[
+    BATCHES,
+    RECV_STATE,
+    WRITE_LENGTH,
+    READ_LENGTH,
+    SLOTS,
+    F16,
+    WRITE_ERROR,
+    TWO_FORMS,
+    PACKET_STRINGS,
+    STANDALONE,
+    EXPORTED,
+];
+
+/// Every fixed part, once each.
+pub const PARTS: &[Part] = &[
+    BATCHES,
+    RECV_STATE,
+    WRITE_LENGTH,
+    READ_LENGTH,
+    SLOTS,
+    F16,
+    WRITE_ERROR,
+    TWO_FORMS,
+    PACKET_STRINGS,
+    UNRELIABLE_SIZE,
+    APPEND,
+    DROPS,
+    QUEUES,
+    DELIVER,
+    CONNECT_SINGLE,
+    CONNECT_MANY,
+    NOOP,
+    POLLING,
+    DECODE_RANGE,
+    RECEIVE_PACKET,
+    CLIENT_PACKETS,
+    INVOCATIONS,
+    SERVER_BATCHES,
+    SERVER_SCRATCH,
+    SERVER_UNRELIABLE,
+    ENCODED,
+    SERVER_UNRELIABLE_BATCHES,
+    BROADCAST_SKIPS,
+    SERVER_STREAMS,
+    CLIENT_BATCH,
+    CLIENT_SCRATCH,
+    CLIENT_UNRELIABLE,
+    CLIENT_UNRELIABLE_BATCH,
+    CLIENT_CALLS,
+    INTERLEAVE,
+    CLIENT_STREAMS,
+    STREAMS_RECEIVE,
+    STANDALONE,
+    EXPORTED,
+];
+
+/// The names a part's top-level lines define: `local function Name`, `local Name`, `type Name`.
+pub fn defined_names(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line
+                .strip_prefix("local function ")
+                .or_else(|| line.strip_prefix("local "))
+                .or_else(|| line.strip_prefix("type "))?;
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (end > 0).then(|| &rest[..end])
+        })
+        .collect()
+}
+
+/// Whether `text` uses the local `name`: the whole word, not a field (`.name`, `:name`).
+pub fn mentions(text: &str, name: &str) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(|c| is_word(c) || c == '.' || c == ':') && !after.is_some_and(is_word)
+    })
+}
+
+/// The parts of `candidates` that `code` (everything else in the module) uses, directly or
+/// through the parts it uses, in the candidates' order.
+pub fn needed(candidates: &[Part], code: &str) -> Vec<Part> {
+    let names: Vec<Vec<&str>> = candidates.iter().map(|part| defined_names(part.text)).collect();
+    let mut included = vec![false; candidates.len()];
+    let mut pending: Vec<String> = vec![without_comments(code)];
+    while let Some(text) = pending.pop() {
+        for (position, part) in candidates.iter().enumerate() {
+            if !included[position] && names[position].iter().any(|name| mentions(&text, name)) {
+                included[position] = true;
+                pending.push(without_comments(part.text));
+            }
+        }
+    }
+    candidates
+        .iter()
+        .zip(included)
+        .filter_map(|(part, used)| used.then_some(*part))
+        .collect()
+}
+
+/// `text` without its `--` comments (a comment naming a function is no use of it). A `--`
+/// inside a string on its line is taken for a comment too: that only ever leaves a part out
+/// whose name is used after it on that line, which the runtime's lines never do.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        out.push_str(line.split("--").next().unwrap_or(""));
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes each part into the module, each followed by a blank line.
+pub fn emit(out: &mut CodeBuilder, parts: &[Part]) {
+    for part in parts {
+        out.raw(part.text);
+        out.line("");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_are_followed_from_the_code_and_from_each_other() {
+        let code = "local Offset = Allocate(4)\nF16Bits(Value)";
+        let parts = needed(SERVER, code);
+        assert!(parts.contains(&BATCHES) && parts.contains(&F16));
+        assert!(!parts.contains(&SERVER_STREAMS) && !parts.contains(&EXPORTED));
+        // ReadLength is named by no code here.
+        assert!(!parts.contains(&READ_LENGTH));
+    }
+
+    #[test]
+    fn a_name_counts_only_as_a_whole_word() {
+        assert!(mentions("x = Load(Target)", "Load"));
+        assert!(!mentions("x = LoadAll(Target)", "Load"));
+        assert!(!mentions("Preload", "Load"));
+        assert!(!mentions("Target.Players[1]", "Players"));
+    }
+
+    #[test]
+    fn every_part_defines_names() {
+        for part in PARTS {
+            assert!(!defined_names(part.text).is_empty(), "{}", part.name);
+        }
+    }
 }

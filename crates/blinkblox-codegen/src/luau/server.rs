@@ -8,10 +8,10 @@ use super::builder::CodeBuilder;
 use super::decode_checks::decode_checks_enabled;
 use super::markers::{describe, marker};
 use super::module::ModuleGen;
-use super::naming::{channel_name, string_literal};
+use super::naming::string_literal;
 use super::payload::{payload_params, typed_params};
 use super::remotes::{emit_scope_guard, remote_names};
-use super::runtime::{self, EXPORTED, SEND_SERVER, SERVER, STREAMS_RECEIVE};
+use super::runtime::SERVER;
 use super::streams::emit_streams;
 use super::types::payload_types;
 
@@ -19,11 +19,11 @@ pub fn generate(schema: &Schema) -> String {
     let mut mg = ModuleGen::new(schema, Side::Server);
     let mut body = CodeBuilder::new();
     mg.emit_exports(&mut body);
-    mg.emit_decode(&mut body, Reliability::Reliable);
-    mg.emit_decode(&mut body, Reliability::Unreliable);
-    for function in &schema.functions {
-        emit_responder(&mut mg, &mut body, function);
-    }
+    let responders: Vec<String> = schema
+        .functions
+        .iter()
+        .map(|function| emit_responder(&mut mg, &mut body, function))
+        .collect();
     for event in &schema.events {
         let (real, noop) = if event.from == Side::Server {
             fire_members(&mut mg, &mut body, event)
@@ -33,10 +33,13 @@ pub fn generate(schema: &Schema) -> String {
         mg.api.add(&event.scope, &event.name, real, noop);
     }
     for function in &schema.functions {
-        let (real, noop) = on_function_members(&mg, function);
+        let (real, noop) = on_function_members(&mg, function, &responders[function_position(schema, function)]);
         mg.api.add(&function.scope, &function.name, real, noop);
     }
     emit_streams(&mut mg, &mut body);
+    mg.responders = responders;
+    mg.emit_decode(&mut body, Reliability::Reliable);
+    mg.emit_decode(&mut body, Reliability::Unreliable);
     let m = mg.members;
     mg.api.entries.insert(
         0,
@@ -44,7 +47,7 @@ pub fn generate(schema: &Schema) -> String {
             m.get_drop_counts.to_string(),
             ApiItem::Value {
                 real: "GetDropCounts".into(),
-                noop: "function(_Player: Player): { [string]: number } return {} end".into(),
+                noop: "function(_Player: Player): { [string]: number }\n\treturn {}\nend".into(),
             },
         ),
     );
@@ -53,28 +56,76 @@ pub fn generate(schema: &Schema) -> String {
         (
             m.on_drop.to_string(),
             ApiItem::Value {
-                real: "function(Hook: (Player: Player, Reason: string, Detail: string) -> ()): () -> () return ConnectMany(DropHooks, 1, Hook, nil, true, false, false) end".into(),
+                real: "ConnectDropHook".into(),
                 noop: "NoopConnect".into(),
             },
         ),
     );
     mg.add_step_replication();
 
-    // The preamble (prelude, receive runtime, types) and the API tables are within 64 KiB
-    // for most schemas; one allocation for the module text.
-    let runtime = SERVER.len() + STREAMS_RECEIVE.len() + SEND_SERVER.len() + EXPORTED.len();
-    let mut out = CodeBuilder::with_capacity(body.len() + runtime + 64 * 1024);
-    mg.emit_preamble(&mut out, "Server module");
-    runtime::emit(&mut out, SERVER);
-    runtime::emit(&mut out, STREAMS_RECEIVE);
-    runtime::emit(&mut out, SEND_SERVER);
-    runtime::emit(&mut out, EXPORTED);
-    mg.emit_lookups(&mut out);
-    mg.emit_tables(&mut out);
-    out.raw(&body.finish());
-    emit_start(&mut out, schema);
-    mg.api.emit_returns(&mut out);
-    out.finish()
+    let mut tail = CodeBuilder::new();
+    let sends = Sends::of(&mg);
+    emit_step_replication(&mut tail, &sends);
+    emit_start(&mut tail, schema, &sends);
+    mg.api.emit_returns(&mut tail);
+    mg.assemble("Server module", SERVER, &body.finish(), &tail.finish())
+}
+
+/// The position of a function among the schema's functions.
+fn function_position(schema: &Schema, function: &FunctionDecl) -> usize {
+    schema
+        .functions
+        .iter()
+        .position(|f| std::ptr::eq(f, function))
+        .unwrap_or(0)
+}
+
+/// What the server sends, which decides its flush and what it forgets of a player who leaves.
+struct Sends {
+    /// Per-player reliable batches and the broadcast batch: reliable events, invocation
+    /// answers, reliable streams.
+    reliable: bool,
+    /// Broadcast records some players skip (FireList, FireExcept).
+    skips: bool,
+    /// Unreliable batches (BatchUnreliable events, unreliable streams).
+    unreliable_batches: bool,
+    streams: bool,
+    received_streams: bool,
+    functions: bool,
+    /// Whether anything arrives on each channel (else its remote is not listened to).
+    receives_reliable: bool,
+    receives_unreliable: bool,
+}
+
+impl Sends {
+    fn of(mg: &ModuleGen) -> Sends {
+        let schema = mg.schema;
+        let server_events = |reliability: Reliability| {
+            schema
+                .events
+                .iter()
+                .any(|e| e.from == Side::Server && e.reliability == reliability)
+        };
+        let server_streams = |reliability: Reliability| {
+            schema
+                .streams
+                .iter()
+                .any(|s| s.from == Side::Server && s.reliability == reliability)
+        };
+        Sends {
+            reliable: server_events(Reliability::Reliable)
+                || !schema.functions.is_empty()
+                || server_streams(Reliability::Reliable),
+            skips: server_events(Reliability::Reliable),
+            unreliable_batches: (schema.options.batch_unreliable && server_events(Reliability::Unreliable))
+                || server_streams(Reliability::Unreliable),
+            streams: schema.streams.iter().any(|s| s.from == Side::Server),
+            received_streams: schema.streams.iter().any(|s| s.from == Side::Client),
+            functions: !schema.functions.is_empty(),
+            receives_reliable: !mg.received(Reliability::Reliable).is_empty(),
+            receives_unreliable: !mg.received(Reliability::Unreliable).is_empty(),
+        }
+    }
 }
 
 /// Where a server send writes its record.
@@ -87,9 +138,9 @@ enum Route {
     Scratch(&'static str),
 }
 
-/// `Fire` writes straight into the player's batch; the broadcasts and unreliable
-/// sends serialize once into the scratch batch through a per-event writer kept in
-/// `ScratchWriters` (so the record code exists once, not once per member).
+/// The event's writer (`WriteHit`: its record into the loaded batch) and its checks
+/// (`ValidateHit`), shared by the four members: `Fire` writes into the player's batch,
+/// `FireAll` into the broadcast batch, the others into the scratch batch, then send it.
 fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -> (Vec<String>, Vec<String>) {
     let schema = mg.schema;
     let m = mg.members;
@@ -97,10 +148,23 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
     let typed = typed_params(schema, &params);
     let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
     let name = describe(&event.scope, &event.name);
-    let writer = format!("ScratchWriters.{}{}", channel_name(event.reliability), event.index);
-    body.line(marker(&event.scope, &event.name, None));
-    body.open(format!("{writer} = function({})", typed.join(", ")));
-    mg.emit_scratch_record(body, event.reliability, event.index, &[], &params);
+    let validate = if schema.options.write_validations {
+        let validate = mg.function_name("Validate", &event.scope, &event.name);
+        body.line(marker(&event.scope, &event.name, None));
+        mg.open_function(body, &validate, &format!("({})", typed.join(", ")));
+        mg.emit_checks(body, &format!("{name}.Fire"), &params);
+        body.close("end");
+        body.line("");
+        Some(validate)
+    } else {
+        None
+    };
+    let writer = mg.function_name("Write", &event.scope, &event.name);
+    if validate.is_none() {
+        body.line(marker(&event.scope, &event.name, None));
+    }
+    mg.open_function(body, &writer, &format!("({})", typed.join(", ")));
+    mg.emit_record(body, event.reliability, event.index, &[], &params);
     body.close("end");
     body.line("");
 
@@ -119,8 +183,7 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
                 Route::Scratch("BroadcastScratchExcept(Except)"),
             ),
         ],
-        // BatchUnreliable: into the frame's unreliable batches, one call per player
-        // (and one FireAllClients) a frame.
+        // BatchUnreliable: into the frame's unreliable batches, one call per player a frame.
         Reliability::Unreliable if schema.options.batch_unreliable => [
             (
                 m.fire,
@@ -162,30 +225,32 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
             ),
         ],
     };
+    let call = format!("{writer}({})", names.join(", "));
     let mut real = Vec::new();
     for (member, first, route) in variants {
         let mut b = CodeBuilder::new();
         let mut signature: Vec<String> = first.map(|f| vec![f.to_string()]).unwrap_or_default();
         signature.extend(typed.iter().cloned());
         b.open(format!("{member} = function({})", signature.join(", ")));
-        b.line(marker(&event.scope, &event.name, None));
-        mg.emit_checks(&mut b, &format!("{name}.{member}"), &params);
+        if let Some(validate) = &validate {
+            b.line(format!("{validate}({})", names.join(", ")));
+        }
         match route {
             Route::PlayerBatch => {
-                // The hot path: written in place into the player's batch.
                 b.line("local Target = BatchOf(Player)");
                 b.line("Load(Target)");
-                mg.emit_record(&mut b, event.reliability, event.index, &[], &params);
+                b.line(&call);
                 b.line("Save(Target)");
             }
             Route::Broadcast => {
-                // Written once into the frame's broadcast batch: one FireAllClients.
                 b.line("Load(Broadcast)");
-                mg.emit_record(&mut b, event.reliability, event.index, &[], &params);
+                b.line(&call);
                 b.line("Save(Broadcast)");
             }
             Route::Scratch(send) => {
-                b.line(format!("{writer}({})", names.join(", ")));
+                b.line("BeginScratch()");
+                b.line(&call);
+                b.line("EndScratch()");
                 b.line(send);
             }
         }
@@ -199,19 +264,20 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
     (real, noop)
 }
 
-/// `Responders[slot]`: runs the server's handler for one invocation and writes the
-/// answer into the caller's batch: `[index][call id u16][1][returns]`, or
+/// `RespondTrade`: runs the server's handler for one invocation and writes the answer
+/// (`WriteTradeReturn`) into the caller's batch: `[index][call id u16][1][returns]`, or
 /// `[index][call id][0]` when the handler failed (the error is printed here, as Blink).
-fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl) {
-    let slot = function.index as u32 + 1;
+/// Returns the responder's reference.
+fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl) -> String {
     let returns = payload_params(&function.returns);
     let names: Vec<String> = returns.iter().map(|p| p.name.clone()).collect();
     let name = describe(&function.scope, &function.name);
+    let write_return = mg.function_name("Write", &function.scope, &format!("{}Return", function.name));
+    let respond = mg.function_name("Respond", &function.scope, &function.name);
     b.line(marker(&function.scope, &function.name, Some("response")));
-    b.open(format!("Responders[{slot}] = (function()"));
     let mut signature = vec!["CallId: number".to_string()];
     signature.extend(typed_params(mg.schema, &returns));
-    b.open(format!("local function WriteReturn({})", signature.join(", ")));
+    mg.open_function(b, &write_return, &format!("({})", signature.join(", ")));
     mg.emit_checks(b, &format!("{name} (return)"), &returns);
     mg.emit_record(
         b,
@@ -221,26 +287,34 @@ fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDe
         &returns,
     );
     b.close("end");
-    b.open("return function(Player: Player, CallId: number, Listener: any, ...: any)");
+    b.line("");
+    mg.open_function(
+        b,
+        &respond,
+        "(Player: Player, CallId: number, Listener: (...any) -> ...any, ...: any)",
+    );
     let mut results = vec!["Ok".to_string()];
     if names.is_empty() {
         results.push("Problem".into());
     } else {
         results.extend(names.iter().cloned());
     }
-    b.line(format!("local {} = pcall(Listener, Player, ...)", results.join(", ")));
+    // The handler's results as `any`: what it returns is checked as it is written.
+    b.line(format!(
+        "local {}: any = pcall(Listener, Player, ...)",
+        results.join(", ")
+    ));
     b.line("EndInvocation(Player)");
     if !names.is_empty() {
         b.line(format!("local Problem: any = {}", names[0]));
     }
     b.open("if Ok then");
     b.line("BeginScratch()");
-    let mut args = vec!["CallId".to_string()];
+    // Cast: pcall's type gives a function that returns nothing one result, but a failed call
+    // also returns its error.
+    let mut args = vec![format!("{write_return} :: (...any) -> ...any"), "CallId".to_string()];
     args.extend(names.iter().cloned());
-    b.line(format!(
-        "local Written, WriteProblem = pcall(WriteReturn, {})",
-        args.join(", ")
-    ));
+    b.line(format!("local Written, WriteProblem: any = pcall({})", args.join(", ")));
     b.line("EndScratch()");
     b.open("if Written then");
     b.line("CopyScratchTo(Player)");
@@ -254,11 +328,11 @@ fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDe
     ));
     mg.emit_failed_answer(b, function.index);
     b.close("end");
-    b.close("end)()");
     b.line("");
+    respond
 }
 
-fn on_function_members(mg: &ModuleGen, function: &FunctionDecl) -> (Vec<String>, Vec<String>) {
+fn on_function_members(mg: &ModuleGen, function: &FunctionDecl, respond: &str) -> (Vec<String>, Vec<String>) {
     let schema = mg.schema;
     let slot = function.index as u32 + 1;
     let mut listener_params = vec!["Player".to_string()];
@@ -270,16 +344,38 @@ fn on_function_members(mg: &ModuleGen, function: &FunctionDecl) -> (Vec<String>,
     b.line(format!("FunctionListeners[{slot}] = Listener"));
     b.open("while true do");
     b.line(format!("local Found, Player, Packed = Pop(FunctionQueues[{slot}])"));
-    b.line("if not Found then break end");
+    b.open("if not Found then");
+    b.line("break");
+    b.close("end");
     b.line(format!(
-        "task.spawn(Responders[{slot}], Player, Packed[1], Listener, table.unpack(Packed, 2, Packed.n))"
+        "task.spawn({respond}, Player, Packed[1], Listener, table.unpack(Packed, 2, Packed.n))"
     ));
     b.close("end");
     b.close("end,");
     (vec![b.finish()], vec![format!("{} = Noop,", mg.members.on)])
 }
 
-fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
+/// `StepReplication`: the streams' records into the batches, then every batch sent.
+fn emit_step_replication(b: &mut CodeBuilder, sends: &Sends) {
+    b.open("local function StepReplication()");
+    if sends.skips {
+        // A player who joins from now on gets the next frame's broadcast: no records to skip.
+        b.line("table.clear(ListedRanges)");
+    }
+    if sends.streams {
+        b.line("FlushStreams()");
+    }
+    if sends.reliable {
+        b.line("SendReliableBatches()");
+    }
+    if sends.unreliable_batches {
+        b.line("SendUnreliableBatches()");
+    }
+    b.close("end");
+    b.line("");
+}
+
+fn emit_start(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
     let (reliable, unreliable) = remote_names(&schema.options.remote_scope);
     b.open("local function Start()");
     b.open("if not RunService:IsServer() then");
@@ -303,28 +399,64 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema) {
         "Unreliable = Remote(\"UnreliableRemoteEvent\", {})",
         string_literal(&unreliable)
     ));
-    // Every packet from a client: size, byte budget, then the decode (receive.luau).
+    // Every packet from a client: its size, the byte budget, then the decode.
     let receive = if decode_checks_enabled() {
         "ReceiveFromClient"
     } else {
         "ReceivePacket"
     };
-    b.open("Reliable.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)");
-    b.line(format!("{receive}(DecodeReliable, Player, Packet, Instances)"));
-    b.close("end)");
-    b.open("Unreliable.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)");
-    b.line(format!("{receive}(DecodeUnreliable, Player, Packet, Instances)"));
-    b.close("end)");
-    // Reliable broadcast streams hand their current value to whoever joins, who also
-    // skips the frame's list-only broadcast records (send_server.luau).
-    b.line("Players.PlayerAdded:Connect(WelcomePlayer)");
+    for (remote, receives) in [
+        ("Reliable", sends.receives_reliable),
+        ("Unreliable", sends.receives_unreliable),
+    ] {
+        if receives {
+            b.open(format!(
+                "{remote}.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)"
+            ));
+            b.line(format!("{receive}(Decode{remote}, Player, Packet, Instances)"));
+            b.close("end)");
+        }
+    }
+    if sends.skips || sends.streams {
+        // A player who joins skips this frame's list-only broadcast records and gets the
+        // reliable broadcast streams' values.
+        b.open("Players.PlayerAdded:Connect(function(Player: Player)");
+        if sends.skips {
+            b.line("SkipListedFor(Player)");
+        }
+        if sends.streams {
+            b.line("StreamsJoined(Player)");
+        }
+        b.close("end)");
+    }
     b.open("Players.PlayerRemoving:Connect(function(Player: Player)");
-    b.line("PlayerBatches[Player] = nil");
-    b.line("StreamLeft(Player)");
-    b.line("ForgetPlayer(Player)");
+    if sends.reliable {
+        b.line("PlayerBatches[Player] = nil");
+    }
+    if sends.unreliable_batches {
+        b.line("UnreliableBatches[Player] = nil");
+    }
+    if sends.streams {
+        b.line("StreamsLeft(Player)");
+    }
+    if sends.received_streams {
+        b.line("ForgetIncomingStreams(Player)");
+    }
+    if sends.functions {
+        b.line("PendingInvocations[Player] = nil");
+    }
+    if decode_checks_enabled() {
+        b.line("ForgetPlayer(Player)");
+    } else {
+        b.line("DropCounts[Player] = nil");
+    }
     b.close("end)");
-    // The byte budget's clock (receive.luau): Heartbeat time, whatever ManualReplication says.
-    b.line("RunService.Heartbeat:Connect(function(Delta: number) InboundClock += Delta end)");
+    if decode_checks_enabled() {
+        // The byte budget's clock: Heartbeat time, whatever ManualReplication says.
+        b.open("RunService.Heartbeat:Connect(function(Delta: number)");
+        b.line("InboundClock += Delta");
+        b.close("end)");
+    }
     if !schema.options.manual_replication {
         b.line("RunService.Heartbeat:Connect(StepReplication)");
     }

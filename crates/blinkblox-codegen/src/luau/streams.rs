@@ -37,8 +37,9 @@ pub fn emit_streams(mg: &mut ModuleGen, body: &mut CodeBuilder) {
     if schema.streams.is_empty() {
         return;
     }
-    body.line("local StreamWriters: { [string]: any } = {}");
-    body.line("local OutgoingStreamOf: { [string]: OutgoingStream } = {}");
+    if schema.streams.iter().any(|s| s.from == mg.side) {
+        body.line("local OutgoingStreamOf: { [string]: OutgoingStream } = {}");
+    }
     for stream in &schema.streams {
         let (real, noop) = if stream.from == mg.side {
             sending_members(mg, body, stream)
@@ -57,8 +58,9 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
         name: "Value".into(),
         ty: &stream.data,
     }];
+    let writer = mg.function_name("Write", &stream.scope, &stream.name);
     body.line(marker(&stream.scope, &stream.name, Some("stream")));
-    body.open(format!("StreamWriters.{key} = function(Value: {value_type})"));
+    mg.open_function(body, &writer, &format!("(Value: {value_type})"));
     // Unreliable: a flush-number byte after the index, filled in at each flush.
     let header: Vec<(u32, String)> = match stream.reliability {
         Reliability::Reliable => Vec::new(),
@@ -87,7 +89,7 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
     }
     b.line(marker(&stream.scope, &stream.name, Some("stream")));
     mg.emit_checks(&mut b, &format!("{name}.{set}"), &params);
-    b.line(format!("StreamWriters.{key}(Value)"));
+    b.line(format!("{writer}(Value)"));
     if per_player {
         b.line(format!("SetStreamFor(OutgoingStreamOf.{key}, Player, Value)"));
     } else {
@@ -95,15 +97,14 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
     }
     b.close("end,");
     if per_player {
-        b.line(format!(
-            "{get} = function(Player: Player): ({value_type})? return OutgoingStreamOf.{key}.Values[Player] end,"
-        ));
+        b.open(format!("{get} = function(Player: Player): ({value_type})?"));
+        b.line(format!("return OutgoingStreamOf.{key}.Values[Player]"));
     } else {
-        b.line(format!(
-            "{get} = function(): ({value_type})? return OutgoingStreamOf.{key}.Value end,"
-        ));
+        b.open(format!("{get} = function(): ({value_type})?"));
+        b.line(format!("return OutgoingStreamOf.{key}.Value"));
     }
-    let real = b.finish().lines().map(str::to_string).collect();
+    b.close("end,");
+    let real = vec![b.finish()];
     let noop = vec![format!("{set} = Noop,"), format!("{get} = Noop,")];
     (real, noop)
 }
@@ -117,18 +118,18 @@ fn receiving_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stream
     let real = if mg.side == Side::Server {
         vec![
             format!(
-                "{on} = function(Listener: (Player, {value_type}) -> ()): () -> () return ConnectStream(IncomingStreams.{key}, Listener, true) end,"
+                "{on} = function(Listener: (Player, {value_type}) -> ()): () -> ()\n\treturn ConnectStream(IncomingStreams.{key}, Listener, true)\nend,"
             ),
             format!(
-                "{get} = function(Player: Player): ({value_type})? return IncomingStreams.{key}.Values[Player] end,"
+                "{get} = function(Player: Player): ({value_type})?\n\treturn IncomingStreams.{key}.Values[Player]\nend,"
             ),
         ]
     } else {
         vec![
             format!(
-                "{on} = function(Listener: ({value_type}) -> ()): () -> () return ConnectStream(IncomingStreams.{key}, Listener, false) end,"
+                "{on} = function(Listener: ({value_type}) -> ()): () -> ()\n\treturn ConnectStream(IncomingStreams.{key}, Listener, false)\nend,"
             ),
-            format!("{get} = function(): ({value_type})? return IncomingStreams.{key}.Value end,"),
+            format!("{get} = function(): ({value_type})?\n\treturn IncomingStreams.{key}.Value\nend,"),
         ]
     };
     (real, vec![format!("{on} = NoopConnect,"), format!("{get} = Noop,")])
@@ -179,10 +180,12 @@ mod tests {
             server.contains("set = function(Player: Player, Value: number)"),
             "{server}"
         );
-        assert!(
-            server.contains("get = function(Player: Player): (number)? return IncomingStreams.U0.Values[Player] end,")
-        );
-        assert!(client.contains("on = function(Listener: (number) -> ()): () -> () return ConnectStream(IncomingStreams.R0, Listener, false) end,"));
+        assert!(server.contains(
+            "get = function(Player: Player): (number)?\n\t\t\treturn IncomingStreams.U0.Values[Player]\n\t\tend,"
+        ));
+        assert!(client.contains(
+            "on = function(Listener: (number) -> ()): () -> ()\n\t\t\treturn ConnectStream(IncomingStreams.R0, Listener, false)\n\t\tend,"
+        ));
         assert!(client.contains("OutgoingStreamOf.U0 = NewOutgoingStream(false, false, 1)"));
         assert!(server.contains("ReceiveStreamInOrder(IncomingStreams.U0, Player, Flush, Value)"));
     }

@@ -2,30 +2,15 @@
 
 use blinkblox_schema::model::{Schema, Side};
 
-use super::banner::header;
 use super::builder::CodeBuilder;
 use super::module::ModuleGen;
-use super::runtime::{self, EXPORTED, PRELUDE, STANDALONE};
-use super::types::emit_type_block;
+use super::runtime::TYPES;
 
 pub fn generate(schema: &Schema) -> String {
     let mut mg = ModuleGen::new(schema, Side::Server);
     let mut body = CodeBuilder::new();
     mg.emit_exports(&mut body);
-    let mut out = CodeBuilder::new();
-    header(&mut out, "Types module");
-    emit_type_block(&mut out, schema);
-    out.line(format!(
-        "local MAX_UNRELIABLE_SIZE = {}",
-        schema.options.max_unreliable_size
-    ));
-    runtime::emit(&mut out, PRELUDE);
-    runtime::emit(&mut out, STANDALONE);
-    runtime::emit(&mut out, EXPORTED);
-    mg.emit_lookups(&mut out);
-    out.line("local Exports: { [string]: any } = {}");
-    out.line("");
-    out.raw(&body.finish());
-    mg.api.emit(&mut out, false, "return ", "");
-    out.finish()
+    let mut tail = CodeBuilder::new();
+    mg.api.emit(&mut tail, false, "return ", "");
+    mg.assemble("Types module", TYPES, &body.finish(), &tail.finish())
 }

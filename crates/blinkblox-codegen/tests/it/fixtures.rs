@@ -165,10 +165,10 @@ fn a_thousand_declarations_load_and_dispatch() {
 /// replaced by `-- runtime: <file>`, and the generator's version by `<version>`.
 fn schema_decided(module: &str) -> String {
     let mut text = module.replace(&format!("BlinkBlox {VERSION}."), "BlinkBlox <version>.");
-    for (name, part) in PARTS {
+    for part in PARTS {
         // As `CodeBuilder::raw` writes it at the top level: every line ended by a newline.
-        let written: String = part.lines().map(|line| format!("{line}\n")).collect();
-        text = text.replace(&written, &format!("-- runtime: {name}\n"));
+        let written: String = part.text.lines().map(|line| format!("{line}\n")).collect();
+        text = text.replace(&written, &format!("-- runtime: {}\n", part.name));
     }
     text
 }
@@ -220,23 +220,59 @@ fn markers_stand_for_every_runtime_part_a_module_holds() {
             .map(str::to_string)
             .collect()
     };
-    let each_side = |side: &str, send: &str| {
-        vec![
-            "prelude.luau".to_string(),
-            "receive.luau".into(),
-            side.into(),
-            "streams_receive.luau".into(),
-            send.into(),
-            "exported.luau".into(),
+    // Only the parts the module's code uses: the server receives E and sends nothing, the client
+    // sends E and receives nothing; no streams, functions, f16 or two-form paths.
+    let expect = [
+        (
+            &server,
+            vec![
+                "recv_state.luau",
+                "decode_range.luau",
+                "queues.luau",
+                "client_packets.luau",
+                "exported.luau",
+            ],
+        ),
+        (
+            &client,
+            vec![
+                "batches.luau",
+                "client_batch.luau",
+                "client_scratch.luau",
+                "exported.luau",
+            ],
+        ),
+    ];
+    for (text, parts) in expect {
+        let held = markers(text);
+        for part in parts {
+            assert!(held.iter().any(|name| name == part), "{part} missing from {held:?}");
+        }
+        for part in [
+            "server_streams.luau",
+            "client_streams.luau",
+            "f16.luau",
+            "two_forms.luau",
+            "invocations.luau",
+        ] {
+            assert!(!held.iter().any(|name| name == part), "{part} in {held:?}");
+        }
+    }
+    assert!(!markers(&client).iter().any(|name| name == "decode_range.luau"));
+    assert_eq!(
+        markers(&types),
+        [
+            "batches.luau",
+            "recv_state.luau",
+            "packet_strings.luau",
+            "standalone.luau",
+            "exported.luau"
         ]
-    };
-    assert_eq!(markers(&server), each_side("server.luau", "send_server.luau"));
-    assert_eq!(markers(&client), each_side("client.luau", "send_client.luau"));
-    assert_eq!(markers(&types), ["prelude.luau", "standalone.luau", "exported.luau"]);
-    for (name, part) in PARTS {
-        let first = part.lines().next().unwrap_or_default();
+    );
+    for part in PARTS {
+        let first = part.text.lines().next().unwrap_or_default();
         for text in [&server, &client, &types] {
-            assert!(!text.contains(first), "{name}'s first line left in a snapshot");
+            assert!(!text.contains(first), "{}'s first line left in a snapshot", part.name);
         }
     }
 }

@@ -20,6 +20,7 @@ mod security_support;
 mod send_path;
 mod streams;
 mod support;
+mod typecheck;
 mod typescript;
 mod wide_values;
 

@@ -61,7 +61,18 @@ impl Reader<'_> {
     pub(super) fn read_enum(&mut self, variants: &[String], offset: &str, path: &ValuePath) -> String {
         let (_, kind) = tag_layout(variants.len());
         let names = self.lookups.enum_names(variants);
-        let value = self.local("Enum", &format!("{names}[{} + 1]", read_number_call(kind, offset)));
+        // Typed: an unannotated local would widen the names to `string`.
+        let union: Vec<String> = variants.iter().map(|v| string_literal(v)).collect();
+        let union = if union.is_empty() {
+            "never".to_string()
+        } else {
+            union.join(" | ")
+        };
+        let value = self.typed_local(
+            "Enum",
+            &format!("({union})?"),
+            &format!("{names}[{} + 1]", read_number_call(kind, offset)),
+        );
         let fail = self.fail(path, "unknown enum value");
         self.guard(format!("if {value} == nil then {fail} end"));
         value

@@ -14,8 +14,9 @@ impl Reader<'_> {
         let instance = self.local("Instance", "ReadSlot()");
         let fail = self.fail(path, "not an Instance of the declared class");
         match class {
+            // Cast: a value refined from `any` by `typeof` is not callable to the new solver.
             Some(class) => self.guard(format!(
-                "if typeof({instance}) ~= \"Instance\" or not {instance}:IsA({}) then {fail} end",
+                "if typeof({instance}) ~= \"Instance\" or not ({instance} :: Instance):IsA({}) then {fail} end",
                 string_literal(class)
             )),
             None => self.guard(format!("if typeof({instance}) ~= \"Instance\" then {fail} end")),
@@ -34,7 +35,7 @@ impl Reader<'_> {
             if let Some(class) = class {
                 let fail = self.fail(path, "not an Instance of the declared class");
                 self.b.line(format!(
-                    "if {slot} ~= nil and not {slot}:IsA({}) then {fail} end",
+                    "if {slot} ~= nil and not ({slot} :: Instance):IsA({}) then {fail} end",
                     string_literal(class)
                 ));
             }

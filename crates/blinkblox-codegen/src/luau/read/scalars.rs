@@ -106,7 +106,7 @@ impl Reader<'_> {
             return built;
         }
         let value = self.local("Vector", &built);
-        let magnitude_expr = self.local("Magnitude", &format!("vector.magnitude({value})"));
+        let magnitude_expr = self.local("Magnitude", &format!("{value}.Magnitude"));
         let (bounds, _) = range_condition(magnitude, &magnitude_expr);
         let fail = self.fail(path, "vector magnitude out of range");
         self.guard(format!("if not ({bounds}) then {fail} end"));

@@ -114,7 +114,7 @@ impl Writer<'_> {
         self.in_each_form(|writer| {
             if writer.form == Form::Interpreted {
                 let moved = writer.b.fresh("Moved");
-                writer.b.line(format!("local {moved} = BooleanWord"));
+                writer.b.line(format!("local {moved}: {{ boolean }} = BooleanWord"));
                 writer.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
                 writer
                     .b

@@ -48,17 +48,17 @@ impl Writer<'_> {
         self.b.close("end");
     }
 
-    /// `local Tag = value.tag`, then `if Tag == "A" then … elseif …` with `each` emitting
-    /// each variant's branch, and the last branch opened (for an unknown tag) for the
-    /// caller to fill and close. Returns the tag's local.
+    /// `if value.tag == "A" then … elseif …` with `each` emitting each variant's branch, and
+    /// the last branch opened (for an unknown tag) for the caller to fill and close. The tag
+    /// is compared where it is, not through a local: Luau narrows a tagged union only on a
+    /// comparison of the field itself. Returns the tag's expression.
     pub(super) fn variant_chain(
         &mut self,
         tagged: &TaggedEnum,
         value: &str,
         mut each: impl FnMut(&mut Self, usize, &Variant),
     ) -> String {
-        let tag = self.b.fresh("Tag");
-        self.b.line(format!("local {tag} = {value}{}", index(&tagged.tag)));
+        let tag = format!("{value}{}", index(&tagged.tag));
         for (position, variant) in tagged.variants.iter().enumerate() {
             self.b
                 .branch(position, &format!("{tag} == {}", string_literal(&variant.name)));

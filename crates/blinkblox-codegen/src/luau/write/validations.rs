@@ -37,7 +37,7 @@ impl Writer<'_> {
                 let mut parts = vec![format!("typeof({value}) == \"Vector3\"")];
                 let mut expected = "a Vector3".to_string();
                 if magnitude.min.is_some() || magnitude.max.is_some() {
-                    let (bounds, text) = range_condition(magnitude, &format!("vector.magnitude({value})"));
+                    let (bounds, text) = range_condition(magnitude, &format!("{value}.Magnitude"));
                     parts.push(bounds);
                     expected.push_str(&format!(" with a magnitude in {text}"));
                 }
