@@ -384,6 +384,8 @@ mod tests {
             private: false,
             include: vec![],
             exclude: vec![],
+            wally: true,
+            pesde: None,
         }
     }
 

@@ -1,13 +1,16 @@
-//! The generated modules as a Wally package, built in memory from `(path, bytes)` pairs.
+//! The generated modules as a Wally package and, when the manifest asks, a pesde package,
+//! built in memory from `(path, bytes)` pairs.
 //!
 //! [`spec`] checks a manifest's `[package]` table the way Wally checks `wally.toml`;
 //! [`template`] fills `wally-template/` from it; [`layout`] lays the modules out under a root
 //! module that exposes them; [`archive`] writes a reproducible zip laid out as
-//! `wally package` lays it out. The package is a pure function of the table and the modules:
-//! this crate reads and writes no files (`blinkblox-project` does, for `blinkblox package`).
+//! `wally package` lays it out; [`pesde`] writes the same modules with a `pesde.toml`.
+//! A package is a pure function of the table and the modules: this crate reads and writes
+//! no files (`blinkblox-project` does, for `blinkblox package`).
 
 pub mod archive;
 pub mod layout;
+pub mod pesde;
 pub mod spec;
 pub mod template;
 
@@ -18,7 +21,7 @@ use sha2::{Digest, Sha256};
 
 pub use error::Error;
 pub use files::{PackageFiles, SchemaModules};
-pub use spec::{Locator, PackageSpec, PackageTable, Realm};
+pub use spec::{Locator, PackageSpec, PackageTable, PesdeName, Realm};
 
 /// A package built in memory.
 #[derive(Debug, Clone)]

@@ -30,6 +30,12 @@ pub struct PackageTable {
     pub include: Vec<String>,
     #[serde(default)]
     pub exclude: Vec<String>,
+    /// The packages `blinkblox package` writes: `"wally"`, `"pesde"` or both; `["wally"]`
+    /// when unset.
+    pub formats: Option<Vec<String>>,
+    /// The package's pesde name, for a `name` pesde does not accept (pesde names use `_`
+    /// where Wally names use `-`); `name` when unset.
+    pub pesde_name: Option<String>,
 }
 
 /// The official Wally index, used when `[package] registry` is not set.
@@ -89,6 +95,23 @@ pub struct PackageSpec {
     pub private: bool,
     pub include: Vec<String>,
     pub exclude: Vec<String>,
+    /// Whether `blinkblox package` writes the Wally package.
+    pub wally: bool,
+    /// The pesde package's name, when `blinkblox package` writes one.
+    pub pesde: Option<PesdeName>,
+}
+
+/// A `scope/name` pesde accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PesdeName {
+    pub scope: String,
+    pub name: String,
+}
+
+impl fmt::Display for PesdeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.scope, self.name)
+    }
 }
 
 impl PackageSpec {
@@ -109,11 +132,18 @@ impl PackageSpec {
                 .error("name", "[package] is missing `name`")
                 .with_help("set `name = \"scope/name\"`, e.g. `name = \"studio/net\"`"));
         };
-        let (scope, name) = check_name(full_name).map_err(|problem| {
-            locator
-                .error("name", &format!("[package] name = \"{full_name}\": {problem}"))
-                .with_help("Wally names are `scope/name`, each part 1 to 64 of `a-z`, `0-9` and `-`, e.g. `studio/net`")
-        })?;
+        let (wally, pesde) = check_formats(package, full_name, locator)?;
+        // A package for pesde alone needs a name pesde accepts, not one Wally does.
+        let (scope, name) = match (&pesde, wally) {
+            (Some(pesde), false) => (pesde.scope.clone(), pesde.name.clone()),
+            _ => check_name(full_name).map_err(|problem| {
+                locator
+                    .error("name", &format!("[package] name = \"{full_name}\": {problem}"))
+                    .with_help(
+                        "Wally names are `scope/name`, each part 1 to 64 of `a-z`, `0-9` and `-`, e.g. `studio/net`",
+                    )
+            })?,
+        };
 
         let Some(version_text) = package.version.as_deref() else {
             return Err(locator
@@ -217,8 +247,61 @@ impl PackageSpec {
             private: package.private,
             include: package.include.clone(),
             exclude: package.exclude.clone(),
+            wally,
+            pesde,
         })
     }
+}
+
+/// `formats` and, when it asks for pesde, the pesde name (`pesde_name`, else `name`).
+fn check_formats(
+    package: &PackageTable,
+    full_name: &str,
+    locator: &Locator<'_>,
+) -> Result<(bool, Option<PesdeName>), Error> {
+    let formats = package.formats.clone().unwrap_or_else(|| vec!["wally".to_string()]);
+    if formats.is_empty() {
+        return Err(locator
+            .error("formats", "[package] formats is empty, so there is nothing to package")
+            .with_help("list `\"wally\"`, `\"pesde\"` or both, or remove `formats` for Wally only"));
+    }
+    if let Some(other) = formats.iter().find(|f| !matches!(f.as_str(), "wally" | "pesde")) {
+        return Err(locator
+            .error(
+                "formats",
+                &format!("[package] formats has \"{other}\", which is not a package format"),
+            )
+            .with_help("the formats are `\"wally\"` and `\"pesde\"`, e.g. `formats = [\"wally\", \"pesde\"]`"));
+    }
+    let wally = formats.iter().any(|f| f == "wally");
+    if !formats.iter().any(|f| f == "pesde") {
+        if package.pesde_name.is_some() {
+            return Err(locator
+                .error(
+                    "pesde_name",
+                    "[package] pesde_name is set, but formats does not list \"pesde\"",
+                )
+                .with_help("add `\"pesde\"` to `formats`, or remove `pesde_name`"));
+        }
+        return Ok((wally, None));
+    }
+    let (key, pesde_full) = match &package.pesde_name {
+        Some(given) => ("pesde_name", given.as_str()),
+        None => ("name", full_name),
+    };
+    let (scope, name) = crate::pesde::check_name(pesde_full).map_err(|problem| {
+        let suggestion = pesde_full.replace('-', "_");
+        let help = if key == "name" && crate::pesde::check_name(&suggestion).is_ok() {
+            format!("pesde names use `_` where Wally names use `-`: add `pesde_name = \"{suggestion}\"`")
+        } else {
+            "pesde names are `scope/name`: a scope of 3 to 32 and a name of 1 to 32 of `a-z`, `0-9` and `_`, not starting or ending with `_`".to_string()
+        };
+        let what = if key == "name" { "is not a pesde name" } else { "is not valid" };
+        locator
+            .error(key, &format!("[package] {key} = \"{pesde_full}\" {what}: {problem}"))
+            .with_help(help)
+    })?;
+    Ok((wally, Some(PesdeName { scope, name })))
 }
 
 /// Splits and checks `scope/name`; the error says which part is wrong and why.

@@ -49,11 +49,11 @@ pub fn fill(template_name: &str, template: &str, values: &Values) -> Result<Stri
     Ok(out)
 }
 
-fn toml_string(value: &str) -> String {
+pub(crate) fn toml_string(value: &str) -> String {
     toml::Value::String(value.to_string()).to_string()
 }
 
-fn toml_strings(values: &[String]) -> Option<String> {
+pub(crate) fn toml_strings(values: &[String]) -> Option<String> {
     (!values.is_empty()).then(|| {
         let items: Vec<String> = values.iter().map(|v| toml_string(v)).collect();
         format!("[{}]", items.join(", "))
@@ -124,6 +124,8 @@ mod tests {
             private: false,
             include: vec![],
             exclude: vec![],
+            wally: true,
+            pesde: None,
         }
     }
 

@@ -1,5 +1,6 @@
 //! `blinkblox package`: sync, then write the generated modules as a Wally package (folder and
-//! zip) built by `blinkblox-package` from the modules the lockfile records.
+//! zip) and/or a pesde package (folder), as `[package] formats` asks, built by
+//! `blinkblox-package` from the modules the lockfile records.
 
 use std::path::{Path, PathBuf};
 
@@ -68,10 +69,20 @@ pub struct PackageOptions {
     pub locked: bool,
 }
 
+/// What `blinkblox package` wrote.
 #[derive(Debug)]
 pub struct PackageOutcome {
     pub sync: SyncOutcome,
     pub spec: PackageSpec,
+    /// The Wally package, when `[package] formats` lists it (the default).
+    pub wally: Option<WallyOutput>,
+    /// The pesde package, when `[package] formats` lists it.
+    pub pesde: Option<PesdeOutput>,
+    pub schema_count: usize,
+}
+
+#[derive(Debug)]
+pub struct WallyOutput {
     /// `<output>/<scope>_<name>@<version>/`.
     pub folder: PathBuf,
     /// `<output>/<scope>_<name>@<version>.zip`.
@@ -80,7 +91,16 @@ pub struct PackageOutcome {
     pub zip_sha256: String,
     /// Files in the package folder.
     pub file_count: usize,
-    pub schema_count: usize,
+}
+
+#[derive(Debug)]
+pub struct PesdeOutput {
+    /// The pesde `scope/name`.
+    pub name: String,
+    /// `<output>/<scope>+<name>@<version>/`.
+    pub folder: PathBuf,
+    /// Files in the package folder.
+    pub file_count: usize,
 }
 
 #[derive(Debug)]
@@ -139,25 +159,79 @@ pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOu
         .with_help("run `blinkblox sync` to refresh the lockfile; if this persists, please report it as a bug")
         .into());
     }
-    archive::check_size(built.zip.len(), &built.files).map_err(|message| {
-        package_error(&spec, message)
-            .with_help("split the schemas into several packages, or leave files out with `[package] exclude = [\"…\"]`")
-    })?;
+    if spec.wally {
+        archive::check_size(built.zip.len(), &built.files).map_err(|message| {
+            package_error(&spec, message).with_help(
+                "split the schemas into several packages, or leave files out with `[package] exclude = [\"…\"]`",
+            )
+        })?;
+    }
 
-    let folder = output.join(built.folder_name());
-    let zip_path = output.join(built.zip_name());
-    write_folder(&folder, &built.files)?;
-    writer::write_atomic(&zip_path, &built.zip).map_err(|err| ProjectError::io("write", &zip_path, &err))?;
+    // Both packages are built before either is written, so a failure writes neither.
+    let pesde = blinkblox_package::pesde::build(&spec, &schemas).map_err(|message| package_error(&spec, message))?;
+
+    let wally = if spec.wally {
+        let folder = output.join(built.folder_name());
+        let zip_path = output.join(built.zip_name());
+        write_folder(&folder, &built.files, Manager::Wally)?;
+        writer::write_atomic(&zip_path, &built.zip).map_err(|err| ProjectError::io("write", &zip_path, &err))?;
+        Some(WallyOutput {
+            zip_len: built.zip.len(),
+            zip_sha256: built.zip_sha256(),
+            file_count: built.files.len(),
+            folder,
+            zip_path,
+        })
+    } else {
+        None
+    };
+    let pesde = match pesde {
+        Some(package) => {
+            let folder = output.join(package.folder_name());
+            write_folder(&folder, &package.files, Manager::Pesde)?;
+            Some(PesdeOutput {
+                name: package.name.to_string(),
+                folder,
+                file_count: package.files.len(),
+            })
+        }
+        None => None,
+    };
     Ok(PackageOutcome {
         sync: synced,
-        zip_len: built.zip.len(),
-        zip_sha256: built.zip_sha256(),
-        file_count: built.files.len(),
         schema_count: schemas.len(),
         spec,
-        folder,
-        zip_path,
+        wally,
+        pesde,
     })
+}
+
+/// The package manager a package folder is for: it names the manifest that marks the
+/// folder as one `blinkblox package` wrote, and the files its tools leave there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Manager {
+    Wally,
+    Pesde,
+}
+
+impl Manager {
+    fn manifest(self) -> &'static str {
+        match self {
+            Manager::Wally => "wally.toml",
+            Manager::Pesde => "pesde.toml",
+        }
+    }
+
+    /// Whether `rel` is a file the manager's own commands write in the package folder
+    /// (`pesde install`, which `pesde publish` needs first, writes its lockfile there).
+    fn writes(self, rel: &str) -> bool {
+        match self {
+            Manager::Wally => false,
+            Manager::Pesde => {
+                rel == "pesde.lock" || rel.starts_with("roblox_packages/") || rel.starts_with("roblox_server_packages/")
+            }
+        }
+    }
 }
 
 /// Replaces the package folder with `files`: staged next to it, then renamed in, so the
@@ -165,18 +239,19 @@ pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOu
 /// `wally.toml` (a package this command wrote) and no file but those this command names
 /// (`is_package_file`): the modules of a schema since removed go, anything put there
 /// by hand stops it, with an error naming the files.
-fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError> {
-    if folder.exists() && !folder.join("wally.toml").is_file() {
+fn write_folder(folder: &Path, files: &PackageFiles, manager: Manager) -> Result<(), ProjectError> {
+    if folder.exists() && !folder.join(manager.manifest()).is_file() {
         return Err(ProjectError::new(format!(
-            "refusing to replace `{}`: it exists and is not a package folder (no wally.toml)",
-            folder.display()
+            "refusing to replace `{}`: it exists and is not a package folder (no {})",
+            folder.display(),
+            manager.manifest()
         ))
         .with_help("move it away, or pass `--output <empty folder>`"));
     }
     if folder.exists() {
         let foreign: Vec<String> = files_in(folder)?
             .into_iter()
-            .filter(|rel| !is_package_file(folder, rel))
+            .filter(|rel| !is_package_file(folder, rel) && !manager.writes(rel))
             .collect();
         if !foreign.is_empty() {
             let shown: Vec<String> = foreign.iter().take(5).map(|rel| format!("`{rel}`")).collect();
@@ -221,12 +296,12 @@ fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError>
 }
 
 /// Whether `rel` is one of a package folder's own files: `wally.toml`,
-/// `default.project.json`, `src/init.luau`, a file the operating system leaves in folders it
+/// `default.project.json`, `pesde.toml`, `src/init.luau`, a file the operating system leaves in folders it
 /// shows, or a schema's `Server`/`Client`/`Types` module under `src/` that carries the banner
 /// every generated module opens with. The banner is read because a module's name alone does
 /// not say who wrote it: `src/tools/Server.luau` may be somebody's own code.
 fn is_package_file(folder: &Path, rel: &str) -> bool {
-    if archive::REQUIRED_FILES.contains(&rel) {
+    if archive::REQUIRED_FILES.contains(&rel) || rel == "pesde.toml" {
         return true;
     }
     let name = rel.rsplit('/').next().unwrap_or(rel);

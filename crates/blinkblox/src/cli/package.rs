@@ -11,14 +11,15 @@ use blinkblox_project::sync::SyncError;
 
 use crate::cli::output::Output;
 
-/// Sync, then write the generated modules as a Wally package: a folder and a .zip.
+/// Sync, then write the generated modules as a Wally package (a folder and a .zip) and/or a
+/// pesde package (a folder), as `[package] formats` asks.
 #[derive(Debug, clap::Args)]
 pub struct PackageArgs {
     /// The project: its folder, or its blinkblox.toml (default: found in this folder or the
     /// nearest one above).
     #[arg(value_name = "PROJECT", conflicts_with = "manifest_path")]
     pub project: Option<PathBuf>,
-    /// Folder for the package folder and the .zip (default: `dist` next to blinkblox.toml).
+    /// Folder for the package folders and the .zip (default: `dist` next to blinkblox.toml).
     #[arg(long, value_name = "DIR")]
     pub output: Option<PathBuf>,
     /// Path to blinkblox.toml (or its folder).
@@ -62,19 +63,30 @@ pub fn run(args: PackageArgs, out: &Output) -> ExitCode {
                 outcome.spec.version,
                 outcome.spec.realm
             ));
-            out.status(&format!(
-                "  folder {}/ ({} files)",
-                paths::display_relative(&outcome.folder, &root),
-                outcome.file_count
-            ));
-            out.status(&format!(
-                "  zip    {} ({}, sha256 {})",
-                paths::display_relative(&outcome.zip_path, &root),
-                archive::human_size(outcome.zip_len),
-                outcome.zip_sha256
-            ));
-            if outcome.spec.private {
-                out.status("  note: `private = true`: `wally publish` will refuse this package");
+            if let Some(wally) = &outcome.wally {
+                out.status(&format!(
+                    "  wally  {}/ ({} files)",
+                    paths::display_relative(&wally.folder, &root),
+                    wally.file_count
+                ));
+                out.status(&format!(
+                    "  zip    {} ({}, sha256 {})",
+                    paths::display_relative(&wally.zip_path, &root),
+                    archive::human_size(wally.zip_len),
+                    wally.zip_sha256
+                ));
+                if outcome.spec.private {
+                    out.status("  note: `private = true`: `wally publish` will refuse this package");
+                }
+            }
+            if let Some(pesde) = &outcome.pesde {
+                out.status(&format!(
+                    "  pesde  {}/ ({} files, {} for the {} target)",
+                    paths::display_relative(&pesde.folder, &root),
+                    pesde.file_count,
+                    pesde.name,
+                    blinkblox_package::pesde::environment(outcome.spec.realm)
+                ));
             }
             out.exit_code(false)
         }
