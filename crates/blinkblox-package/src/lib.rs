@@ -11,6 +11,7 @@
 pub mod archive;
 pub mod layout;
 pub mod pesde;
+pub mod pesde_name;
 pub mod spec;
 pub mod template;
 

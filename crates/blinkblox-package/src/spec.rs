@@ -289,9 +289,9 @@ fn check_formats(
         Some(given) => ("pesde_name", given.as_str()),
         None => ("name", full_name),
     };
-    let (scope, name) = crate::pesde::check_name(pesde_full).map_err(|problem| {
+    let (scope, name) = crate::pesde_name::check_name(pesde_full).map_err(|problem| {
         let suggestion = pesde_full.replace('-', "_");
-        let help = if key == "name" && crate::pesde::check_name(&suggestion).is_ok() {
+        let help = if key == "name" && crate::pesde_name::check_name(&suggestion).is_ok() {
             format!("pesde names use `_` where Wally names use `-`: add `pesde_name = \"{suggestion}\"`")
         } else {
             "pesde names are `scope/name`: a scope of 3 to 32 and a name of 1 to 32 of `a-z`, `0-9` and `_`, not starting or ending with `_`".to_string()

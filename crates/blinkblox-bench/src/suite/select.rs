@@ -135,7 +135,24 @@ pub(super) fn select_tools(
         } else if declared.contains(&key) {
             not_run.push((key.clone(), why_not_run(&key, context.bench_dir)));
         } else {
-            let mut known: Vec<String> = ALL.iter().map(|tool| tool.key().to_string()).collect();
+            // The keys are tools.toml's: `blink` is this checkout's compiler (BlinkBlox) and
+            // `upstream` is Blink 0.18, so a tool's shown name is accepted in the help only.
+            if let Some(tool) = ALL.iter().find(|tool| tool.name().eq_ignore_ascii_case(&key)) {
+                return Err(
+                    BenchError::new(format!("--tools names an unknown tool `{name}`")).with_help(format!(
+                        "{} is `--tools {}`",
+                        tool.name(),
+                        tool.key()
+                    )),
+                );
+            }
+            let mut known: Vec<String> = ALL
+                .iter()
+                .map(|tool| match tool.name().eq_ignore_ascii_case(tool.key()) {
+                    true => tool.key().to_string(),
+                    false => format!("{} ({})", tool.key(), tool.name()),
+                })
+                .collect();
             known.extend(declared.iter().filter(|name| from_key(name).is_none()).cloned());
             return Err(BenchError::new(format!("--tools names an unknown tool `{name}`"))
                 .with_help(format!("the tools are {}", known.join(", "))));

@@ -37,7 +37,8 @@ pub struct BenchArgs {
     /// Run the benchmarks and write benchmark/Benchmarks.md (the default without --download).
     #[arg(long)]
     pub run: bool,
-    /// Only these tools, comma-separated (e.g. `--tools blink,zap`).
+    /// Only these tools, comma-separated, by their tools.toml keys: `blink` is BlinkBlox, `upstream`
+    /// is Blink 0.18 (e.g. `--tools blink,upstream,zap`).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub tools: Vec<String>,
     /// Frames per benchmark row.

@@ -341,9 +341,15 @@ fn unknown_benches_and_tools_are_named() {
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("unknown tool `nothing`") && err.contains("handwritten"),
+        err.contains("unknown tool `nothing`")
+            && err.contains("blink (BlinkBlox), upstream (Blink), zap, handwritten (Hand-written)"),
         "{err}"
     );
+    // The names the report shows lead to tools.toml's keys.
+    let output = bench(temp.path(), &["--tools", "BlinkBlox"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("BlinkBlox is `--tools blink`"), "{err}");
     assert!(
         !bench_dir.join("Benchmarks.md").exists(),
         "nothing written for a run that could not start"
