@@ -50,8 +50,7 @@ impl<'a> ModuleGen<'a> {
             lookups: Lookups::default(),
             api: ApiNode::default(),
             // The runtime's names are taken: a declaration named `Exported` gets `ReadExported2`.
-            function_names: runtime::PARTS
-                .iter()
+            function_names: runtime::all_parts()
                 .flat_map(|part| runtime::defined_names(part.text))
                 .map(str::to_string)
                 .collect(),

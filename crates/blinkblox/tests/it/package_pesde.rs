@@ -10,7 +10,7 @@ use std::process::Command;
 use blinkblox_luau::{Mode, Simulation, World};
 
 use crate::package_support::{
-    INDEX_FOLDER, assert_arena_round, copy_dir, example_copy, files_under, package, read, stdout,
+    INDEX_FOLDER, assert_arena_round, copy_dir, example_copy, files_under, instance_maker, package, read, stdout,
 };
 
 const PESDE_NAME: &str = "blinkblox/arena_net";
@@ -205,17 +205,7 @@ fn mirror(world: &World, make: &mlua::Function, dir: &Path, name: &str, parent: 
 }
 
 fn install_in(world: &World, roblox_packages: &Path) {
-    let make: mlua::Function = world
-        .eval(
-            "return function(class, name, source, parent)
-                local instance = Instance.new(class)
-                instance.Name = name
-                if source ~= nil then instance.Source = source end
-                instance.Parent = parent
-                return instance
-            end",
-        )
-        .expect("instance maker");
+    let make = instance_maker(world);
     let replicated: mlua::Value = world
         .eval("return game:GetService('ReplicatedStorage')")
         .expect("ReplicatedStorage");

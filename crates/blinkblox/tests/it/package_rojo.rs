@@ -283,17 +283,7 @@ fn run_the_place(dom: &WeakDom) {
 
     let mut sim = Simulation::new(Mode::Native, 0).expect("simulation");
     let server = sim.server();
-    let make: mlua::Function = server
-        .eval(
-            "return function(class, name, source, parent)
-                local instance = Instance.new(class)
-                instance.Name = name
-                if source ~= nil then instance.Source = source end
-                instance.Parent = parent
-                return instance
-            end",
-        )
-        .expect("instance maker");
+    let make = instance_maker(server);
     let replicated: mlua::Value = server
         .eval("return game:GetService('ReplicatedStorage')")
         .expect("ReplicatedStorage");

@@ -99,3 +99,19 @@ pub fn install_like_wally(zip_bytes: &[u8], project: &Path) -> PathBuf {
     std::fs::write(packages.join(format!("{ALIAS}.lua")), link_source(INDEX_FOLDER, NAME)).expect("write the link");
     target
 }
+
+/// A Luau function `(class, name, source, parent) -> Instance` in `world`, for mirroring an
+/// installed package's files into the mock's DataModel.
+pub fn instance_maker(world: &blinkblox_luau::World) -> mlua::Function {
+    world
+        .eval(
+            "return function(class, name, source, parent)
+                local instance = Instance.new(class)
+                instance.Name = name
+                if source ~= nil then instance.Source = source end
+                instance.Parent = parent
+                return instance
+            end",
+        )
+        .expect("instance maker")
+}
