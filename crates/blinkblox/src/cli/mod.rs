@@ -1,5 +1,6 @@
 //! The command line: one file per subcommand, dispatched from here.
 
+#[cfg(feature = "bench")]
 pub mod bench;
 pub mod check;
 pub mod compile;
@@ -29,6 +30,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Download, patch and run the competitors; write benchmark/Benchmarks.md.
+    #[cfg(feature = "bench")]
     Bench(bench::BenchArgs),
     /// Parse and check schemas; write nothing.
     Check(check::CheckArgs),
@@ -42,7 +44,7 @@ pub enum Command {
     Init(init::InitArgs),
     /// Run the language server on stdio, for editors.
     Lsp(lsp::LspArgs),
-    /// Sync, then write the generated modules as a Wally package (folder and .zip).
+    /// Sync, then write the generated modules as a Wally package (folder and .zip), and a pesde one if asked.
     Package(package::PackageArgs),
     /// Compile every schema into the Rojo tree and record blinkblox.lock.
     Sync(sync::SyncArgs),
@@ -66,6 +68,7 @@ pub fn main() -> ExitCode {
     };
     let out = output::Output::new(&cli.output);
     match cli.command {
+        #[cfg(feature = "bench")]
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => check::run(args, &out),
         Command::Compile(args) => compile::run(args, &out),
