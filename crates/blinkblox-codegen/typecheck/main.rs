@@ -1,7 +1,8 @@
 //! `luau-typecheck DEFINITIONS MODULE…`: Luau's type checker (strict mode, in process through
 //! `luau-analyze`) over each module, with the declarations of `DEFINITIONS` loaded first. Prints
 //! one line per problem, `module<TAB>line<TAB>error|warning<TAB>message` (line from 1, newlines
-//! in the message as `\n`), and exits 0 when the checker ran, whatever it found.
+//! in the message as `\n`), then `module<TAB>checked` once the module is done, and exits 0 when
+//! the checker ran, whatever it found.
 //!
 //! A tool of its own because `luau-analyze` bundles a build of Luau that cannot be linked into
 //! one binary with mlua's, which the codegen tests use.
@@ -49,6 +50,7 @@ fn run(definitions: &str, modules: &[String]) -> Result<(), String> {
                 diagnostic.message.replace('\n', "\\n")
             );
         }
+        println!("{module}\tchecked");
     }
     Ok(())
 }

@@ -209,28 +209,30 @@ impl PackageSpec {
                 }
             }
         }
-        // Files an installed package cannot do without: excluding one is a mistake in the
-        // manifest, so it is reported at `exclude`'s line rather than when zipping.
-        let required: crate::files::PackageFiles = crate::archive::REQUIRED_FILES
-            .iter()
-            .map(|path| (path.to_string(), Vec::new()))
-            .collect();
-        let kept = crate::archive::entries(&required, &package.include, &package.exclude)
-            .map_err(|message| locator.error("exclude", &message))?;
-        if let Some(left_out) = required
-            .keys()
-            .find(|path| !kept.iter().any(|entry| entry.path() == path.as_str()))
-        {
-            return Err(locator
-                .error(
-                    "exclude",
-                    &format!(
-                        "[package] exclude leaves `{left_out}` out of the package, and an installed package needs it"
-                    ),
-                )
-                .with_help(format!(
-                    "narrow the pattern, or add `include = [\"{left_out}\"]` to keep it"
-                )));
+        // Files an installed Wally package cannot do without: excluding one is a mistake in
+        // the manifest, so it is reported at `exclude`'s line rather than when zipping.
+        if wally {
+            let required: crate::files::PackageFiles = crate::archive::REQUIRED_FILES
+                .iter()
+                .map(|path| (path.to_string(), Vec::new()))
+                .collect();
+            let kept = crate::archive::entries(&required, &package.include, &package.exclude)
+                .map_err(|message| locator.error("exclude", &message))?;
+            if let Some(left_out) = required
+                .keys()
+                .find(|path| !kept.iter().any(|entry| entry.path() == path.as_str()))
+            {
+                return Err(locator
+                    .error(
+                        "exclude",
+                        &format!(
+                            "[package] exclude leaves `{left_out}` out of the package, and an installed package needs it"
+                        ),
+                    )
+                    .with_help(format!(
+                        "narrow the pattern, or add `include = [\"{left_out}\"]` to keep it"
+                    )));
+            }
         }
 
         Ok(PackageSpec {

@@ -167,19 +167,26 @@ pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOu
         })?;
     }
 
-    // Both packages are built before either is written, so a failure writes neither.
+    // Both packages are built, and both folders checked, before either is written: a
+    // failure writes neither.
     let pesde = blinkblox_package::pesde::build(&spec, &schemas).map_err(|message| package_error(&spec, message))?;
+    let wally_folder = output.join(built.folder_name());
+    if spec.wally {
+        check_folder(&wally_folder, Manager::Wally)?;
+    }
+    if let Some(package) = &pesde {
+        check_folder(&output.join(package.folder_name()), Manager::Pesde)?;
+    }
 
     let wally = if spec.wally {
-        let folder = output.join(built.folder_name());
         let zip_path = output.join(built.zip_name());
-        write_folder(&folder, &built.files, Manager::Wally)?;
+        write_folder(&wally_folder, &built.files)?;
         writer::write_atomic(&zip_path, &built.zip).map_err(|err| ProjectError::io("write", &zip_path, &err))?;
         Some(WallyOutput {
             zip_len: built.zip.len(),
             zip_sha256: built.zip_sha256(),
             file_count: built.files.len(),
-            folder,
+            folder: wally_folder,
             zip_path,
         })
     } else {
@@ -188,7 +195,7 @@ pub fn package(manifest: Manifest, options: &PackageOptions) -> Result<PackageOu
     let pesde = match pesde {
         Some(package) => {
             let folder = output.join(package.folder_name());
-            write_folder(&folder, &package.files, Manager::Pesde)?;
+            write_folder(&folder, &package.files)?;
             Some(PesdeOutput {
                 name: package.name.to_string(),
                 folder,
@@ -223,23 +230,26 @@ impl Manager {
     }
 
     /// Whether `rel` is a file the manager's own commands write in the package folder
-    /// (`pesde install`, which `pesde publish` needs first, writes its lockfile there).
+    /// (`pesde install`, which `pesde publish` needs first, writes its lockfile and
+    /// packages there; `pesde publish --dry-run` writes the archive it would upload).
     fn writes(self, rel: &str) -> bool {
         match self {
             Manager::Wally => false,
             Manager::Pesde => {
-                rel == "pesde.lock" || rel.starts_with("roblox_packages/") || rel.starts_with("roblox_server_packages/")
+                rel == "pesde.lock"
+                    || rel == "package.tar.gz"
+                    || rel.starts_with("roblox_packages/")
+                    || rel.starts_with("roblox_server_packages/")
             }
         }
     }
 }
 
-/// Replaces the package folder with `files`: staged next to it, then renamed in, so the
-/// folder is never half-written. An existing folder is only replaced when it holds a
-/// `wally.toml` (a package this command wrote) and no file but those this command names
-/// (`is_package_file`): the modules of a schema since removed go, anything put there
-/// by hand stops it, with an error naming the files.
-fn write_folder(folder: &Path, files: &PackageFiles, manager: Manager) -> Result<(), ProjectError> {
+/// Whether an existing package folder may be replaced: only when it holds the manager's
+/// manifest (a package this command wrote) and no file but those this command names
+/// (`is_package_file`) or the manager's tools write: the modules of a schema since removed
+/// go, anything put there by hand stops it, with an error naming the files.
+fn check_folder(folder: &Path, manager: Manager) -> Result<(), ProjectError> {
     if folder.exists() && !folder.join(manager.manifest()).is_file() {
         return Err(ProjectError::new(format!(
             "refusing to replace `{}`: it exists and is not a package folder (no {})",
@@ -268,6 +278,12 @@ fn write_folder(folder: &Path, files: &PackageFiles, manager: Manager) -> Result
             .with_help("move those files out: the package folder is rewritten whole on every `blinkblox package`"));
         }
     }
+    Ok(())
+}
+
+/// Replaces the package folder with `files` (after `check_folder`): staged next to it,
+/// then renamed in, so the folder is never half-written.
+fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError> {
     let name = folder
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

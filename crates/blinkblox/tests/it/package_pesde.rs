@@ -276,6 +276,16 @@ fn pesde_accepts_the_package_and_installs_it_and_the_modules_run() {
         ]
     );
 
+    // What pesde's commands leave in a package folder does not stop the next package.
+    for left in ["package.tar.gz", "pesde.lock"] {
+        std::fs::copy(author.join(left), written.join(left)).expect("copy what pesde wrote");
+    }
+    package(&example, &[]).success();
+    assert!(
+        !written.join("package.tar.gz").exists(),
+        "the folder is rewritten whole"
+    );
+
     // A game installs the package blinkblox wrote, from its path.
     let game = make_game(temp.path(), &written);
     pesde(&home, &game, &["install"]);
