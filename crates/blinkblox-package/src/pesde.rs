@@ -84,7 +84,7 @@ mod tests {
     use super::*;
     use crate::spec::{Locator, PackageTable};
 
-    fn spec(extra: impl FnOnce(&mut PackageTable)) -> Result<PackageSpec, crate::Error> {
+    fn spec(extra: impl FnOnce(&mut PackageTable)) -> Result<PackageSpec, crate::error::Error> {
         let mut table = PackageTable {
             name: Some("studio/net".into()),
             version: Some("1.2.0".into()),

@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::Error;
+use crate::error::Error;
 
 /// `[package]` as written in `blinkblox.toml` (Wally's `[package]` fields), before checking.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
