@@ -31,16 +31,7 @@ pub mod transport;
 mod vocabulary;
 mod worker;
 
-pub use server::{Server, serve};
-
-/// How the server stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stopped {
-    /// `exit` after `shutdown`, as the protocol asks.
-    Clean,
-    /// `exit` without `shutdown`, or the input closed.
-    WithoutShutdown,
-}
+pub use server::{Server, Stopped, serve};
 
 /// Runs the server on stdin and stdout until the editor says `exit` or closes stdin.
 pub fn run_stdio() -> std::io::Result<Stopped> {

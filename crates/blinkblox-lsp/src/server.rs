@@ -15,7 +15,6 @@ use lsp_types::notification::{
 };
 use lsp_types::{LogMessageParams, MessageType, PublishDiagnosticsParams, Url};
 
-use crate::Stopped;
 use crate::analysis::{Analysis, analyze};
 use crate::diagnostics::{Published, by_file};
 use crate::documents::Document;
@@ -23,6 +22,15 @@ use crate::positions::Encoding;
 use crate::project::Projects;
 use crate::transport::{Incoming, Outgoing};
 use crate::worker::{Done, Job, Worker};
+
+/// How the server stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// `exit` after `shutdown`, as the protocol asks.
+    Clean,
+    /// `exit` without `shutdown`, or the input closed.
+    WithoutShutdown,
+}
 
 /// How long typing must pause before a document is analysed again.
 const DEBOUNCE: Duration = Duration::from_millis(150);

@@ -30,9 +30,6 @@ pub use checker::OptionValue;
 /// `blinkblox.lock`.
 pub const SOURCE_FINGERPRINT: &str = env!("BLINKBLOX_SOURCE_FINGERPRINT");
 
-/// Diagnostics kept for one schema; the rest are summarised in one line.
-pub(crate) const MAX_DIAGNOSTICS: usize = 200;
-
 /// What checking a schema produced.
 #[derive(Debug)]
 pub struct CheckOutput {
@@ -141,9 +138,9 @@ fn run(settings: &CheckSettings, load: impl FnOnce(&mut Loader<'_>)) -> CheckOut
         // "Declares nothing" is noise when the declarations failed to parse.
         diagnostics.retain(|d| d.code != codes::EMPTY_SCHEMA);
     }
-    if diagnostics.len() > MAX_DIAGNOSTICS {
-        let hidden = diagnostics.split_off(MAX_DIAGNOSTICS);
-        let span = diagnostics[MAX_DIAGNOSTICS - 1].primary.span;
+    if diagnostics.len() > diagnostics::MAX_DIAGNOSTICS {
+        let hidden = diagnostics.split_off(diagnostics::MAX_DIAGNOSTICS);
+        let span = diagnostics[diagnostics::MAX_DIAGNOSTICS - 1].primary.span;
         // The summary is only an error when it hides one: hidden warnings must not make a
         // valid schema (which still gets its `schema`) look failed.
         let message = format!("{} more problems are not shown", hidden.len());

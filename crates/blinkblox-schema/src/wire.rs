@@ -49,12 +49,18 @@ pub fn has_length_prefix(length: LengthRange) -> bool {
 
 /// Bytes of an enum or tagged-enum index.
 pub fn enum_index_bytes(variants: usize) -> u32 {
-    crate::checker::layout::index_size(variants)
+    if variants > 256 { 2 } else { 1 }
 }
 
 /// Bytes of the LEB128 encoding of `n`.
 pub fn varint_size(n: u64) -> u32 {
-    crate::checker::layout::varint_size(n)
+    let mut size = 1;
+    let mut rest = n >> 7;
+    while rest != 0 {
+        size += 1;
+        rest >>= 7;
+    }
+    size
 }
 
 /// The fewest bytes a payload takes.

@@ -31,13 +31,7 @@ fn clamp(n: u64) -> u32 {
 
 /// Bytes of the LEB128 encoding of `n`.
 pub fn varint_size(n: u64) -> u32 {
-    let mut size = 1;
-    let mut rest = n >> 7;
-    while rest != 0 {
-        size += 1;
-        rest >>= 7;
-    }
-    size
+    crate::wire::varint_size(n)
 }
 
 pub fn fixed(size: u32) -> Layout {
@@ -70,7 +64,7 @@ pub fn number(kind: NumberKind) -> Layout {
 
 /// Bytes of an enum or tagged-enum index.
 pub fn index_size(variants: usize) -> u32 {
-    if variants > 256 { 2 } else { 1 }
+    crate::wire::enum_index_bytes(variants)
 }
 
 /// `string(…)` and `buffer(…)`.

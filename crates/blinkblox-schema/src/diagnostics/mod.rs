@@ -12,6 +12,9 @@ pub mod render;
 
 use crate::source::Span;
 
+/// Diagnostics kept for one schema; the rest are summarised in one line.
+pub const MAX_DIAGNOSTICS: usize = 200;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {

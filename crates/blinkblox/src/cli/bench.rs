@@ -17,7 +17,7 @@ use blinkblox_bench::resolve::Endpoints;
 use blinkblox_bench::suite::{SuiteOptions, run_suite};
 use blinkblox_luau::Mode;
 
-use crate::cli::EXIT_USER_ERROR;
+use crate::cli::exit::EXIT_USER_ERROR;
 
 /// Timed frames a runtime row runs by default.
 const DEFAULT_FRAMES: u32 = 200;

@@ -8,7 +8,7 @@ use blinkblox_codegen::{Outputs, Source, compile};
 use blinkblox_schema::CheckSettings;
 use blinkblox_schema::diagnostics::Diagnostic;
 
-use crate::cli::EXIT_USAGE;
+use crate::cli::exit::EXIT_USAGE;
 use crate::cli::output::Output;
 use crate::cli::schema_files;
 

@@ -17,7 +17,7 @@ use blinkblox_project::writer;
 use blinkblox_schema::CheckSettings;
 use blinkblox_schema::model::Options;
 
-use crate::cli::EXIT_USAGE;
+use crate::cli::exit::EXIT_USAGE;
 use crate::cli::output::Output;
 
 /// Compile one schema to the files its ServerOutput/ClientOutput/TypesOutput name.

@@ -8,7 +8,7 @@ use blinkblox_project::writer;
 use blinkblox_schema::loader::display_name;
 use blinkblox_schema::source::{SourceFile, SourceMap};
 
-use crate::cli::EXIT_USAGE;
+use crate::cli::exit::EXIT_USAGE;
 use crate::cli::output::Output;
 use crate::cli::schema_files;
 

@@ -8,8 +8,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::cli::exit::{EXIT_USAGE, EXIT_USER_ERROR};
 use crate::cli::output::Output;
-use crate::cli::{EXIT_USAGE, EXIT_USER_ERROR};
 use blinkblox_codegen::{Outputs, Source, compile};
 use blinkblox_project::{paths, writer};
 use blinkblox_schema::CheckSettings;

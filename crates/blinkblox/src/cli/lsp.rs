@@ -17,10 +17,10 @@ pub struct LspArgs {
 pub fn run(_args: LspArgs) -> ExitCode {
     match blinkblox_lsp::run_stdio() {
         Ok(blinkblox_lsp::Stopped::Clean) => ExitCode::SUCCESS,
-        Ok(blinkblox_lsp::Stopped::WithoutShutdown) => ExitCode::from(crate::cli::EXIT_USER_ERROR),
+        Ok(blinkblox_lsp::Stopped::WithoutShutdown) => ExitCode::from(crate::cli::exit::EXIT_USER_ERROR),
         Err(err) => {
             eprintln!("error: the language server stopped: {err}");
-            ExitCode::from(crate::cli::EXIT_USER_ERROR)
+            ExitCode::from(crate::cli::exit::EXIT_USER_ERROR)
         }
     }
 }

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod check;
 pub mod compile;
+pub mod exit;
 pub mod fmt;
 pub mod import_zap;
 pub mod init;
@@ -50,17 +51,13 @@ pub enum Command {
     Sync(sync::SyncArgs),
 }
 
-/// Exit codes, as cargo uses them: 0 success, 1 user error, 2 usage error.
-pub const EXIT_USER_ERROR: u8 = 1;
-pub const EXIT_USAGE: u8 = 2;
-
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
             return if err.use_stderr() {
-                ExitCode::from(EXIT_USAGE)
+                ExitCode::from(exit::EXIT_USAGE)
             } else {
                 ExitCode::SUCCESS
             };

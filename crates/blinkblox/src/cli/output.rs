@@ -19,7 +19,7 @@ use blinkblox_schema::diagnostics::{Diagnostic, json, render};
 use blinkblox_schema::source::SourceMap;
 use serde_json::json;
 
-use crate::cli::EXIT_USER_ERROR;
+use crate::cli::exit::EXIT_USER_ERROR;
 
 /// How diagnostics and errors are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
