@@ -147,28 +147,7 @@ pub struct Index {
 }
 
 /// Names built into the language (they take precedence over declarations).
-pub const PRIMITIVES: &[&str] = &[
-    "u8",
-    "u16",
-    "u32",
-    "i8",
-    "i16",
-    "i32",
-    "f16",
-    "f32",
-    "f64",
-    "boolean",
-    "string",
-    "buffer",
-    "vector",
-    "CFrame",
-    "Color3",
-    "BrickColor",
-    "DateTime",
-    "DateTimeMillis",
-    "Instance",
-    "unknown",
-];
+pub use blinkblox_schema::checker::PRIMITIVES;
 
 impl Index {
     /// The occurrence under `offset` in `file` (a cursor just after a word counts).

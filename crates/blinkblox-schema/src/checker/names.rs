@@ -13,7 +13,7 @@ use crate::source::Span;
 use crate::suggest::Candidates;
 
 /// Type names built into the language (they take precedence over declarations).
-pub(super) const PRIMITIVES: &[&str] = &[
+pub const PRIMITIVES: &[&str] = &[
     "u8",
     "u16",
     "u32",
