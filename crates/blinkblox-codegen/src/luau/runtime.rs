@@ -2,6 +2,10 @@
 //! module holds only the parts its own code uses: [`needed`] follows the names each part
 //! defines from the rest of the module, and from part to part.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+
 use super::builder::CodeBuilder;
 
 /// A fixed part: its file name in `src/runtime/` and its text.
@@ -174,23 +178,19 @@ pub fn defined_names(text: &str) -> Vec<&str> {
 
 /// Whether `text` uses the local `name`: the whole word, not a field (`.name`, `:name`).
 pub fn mentions(text: &str, name: &str) -> bool {
-    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(name).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + name.len()..].chars().next();
-        !before.is_some_and(|c| is_word(c) || c == '.' || c == ':') && !after.is_some_and(is_word)
-    })
+    text.match_indices(name)
+        .any(|(at, _)| is_whole_word(text, at, at + name.len()))
 }
 
 /// The parts of `candidates` that `code` (everything else in the module) uses, directly or
 /// through the parts it uses, in the candidates' order.
 pub fn needed(candidates: &[Part], code: &str) -> Vec<Part> {
-    let names: Vec<Vec<&str>> = candidates.iter().map(|part| defined_names(part.text)).collect();
     let mut included = vec![false; candidates.len()];
     let mut pending: Vec<String> = vec![without_comments(code)];
     while let Some(text) = pending.pop() {
+        let named = parts_named_in(&text);
         for (position, part) in candidates.iter().enumerate() {
-            if !included[position] && names[position].iter().any(|name| mentions(&text, name)) {
+            if !included[position] && named.contains(&part.name) {
                 included[position] = true;
                 pending.push(without_comments(part.text));
             }
@@ -201,6 +201,40 @@ pub fn needed(candidates: &[Part], code: &str) -> Vec<Part> {
         .zip(included)
         .filter_map(|(part, used)| used.then_some(*part))
         .collect()
+}
+
+/// The parts (by file name) one of whose names `text` uses as a whole word, found in one pass
+/// over the text for all the parts' names at once.
+fn parts_named_in(text: &str) -> Vec<&'static str> {
+    static NAMES: OnceLock<(AhoCorasick, Vec<&'static str>)> = OnceLock::new();
+    let (automaton, owners) = NAMES.get_or_init(|| {
+        let mut names = Vec::new();
+        let mut owners = Vec::new();
+        for part in all_parts() {
+            for name in defined_names(part.text) {
+                names.push(name);
+                owners.push(part.name);
+            }
+        }
+        let automaton = AhoCorasick::new(&names).expect("the runtime's names make an automaton");
+        (automaton, owners)
+    });
+    let mut named: Vec<&'static str> = Vec::new();
+    for found in automaton.find_overlapping_iter(text) {
+        let owner = owners[found.pattern().as_usize()];
+        if !named.contains(&owner) && is_whole_word(text, found.start(), found.end()) {
+            named.push(owner);
+        }
+    }
+    named
+}
+
+/// Whether `text[start..end]` is a whole word and not a field (`.name`, `:name`).
+fn is_whole_word(text: &str, start: usize, end: usize) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let before = text[..start].chars().next_back();
+    let after = text[end..].chars().next();
+    !before.is_some_and(|c| is_word(c) || c == '.' || c == ':') && !after.is_some_and(is_word)
 }
 
 /// `text` without its `--` comments (a comment naming a function is no use of it). A `--`
