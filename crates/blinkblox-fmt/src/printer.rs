@@ -154,16 +154,7 @@ impl<'a> Printer<'a> {
         let mut previous_end: Option<u32> = None;
         for (index, entry) in entries.iter().enumerate() {
             let span = span_of(entry);
-            for comment in self.take_before(span.start) {
-                let blank_before = previous_end.is_some_and(|end| self.blank_line_between(end, comment.start));
-                previous_end = Some(comment.end);
-                units.push(Unit {
-                    doc: Doc::text(comment.text.clone()),
-                    blank_before,
-                    entry: false,
-                    trailing: Vec::new(),
-                });
-            }
+            self.comment_units(span.start, &mut previous_end, &mut units);
             let blank_before = previous_end.is_some_and(|end| self.blank_line_between(end, span.start));
             let doc = print(self, entry);
             let limit = entries.get(index + 1).map_or(close, |next| span_of(next).start);
@@ -176,9 +167,16 @@ impl<'a> Printer<'a> {
                 trailing,
             });
         }
-        for comment in self.take_before(close) {
+        self.comment_units(close, &mut previous_end, &mut units);
+        units
+    }
+
+    /// The comments before `until`, each a unit of its own, keeping a blank line before one
+    /// where the source had it.
+    fn comment_units(&mut self, until: u32, previous_end: &mut Option<u32>, units: &mut Vec<Unit<'a>>) {
+        for comment in self.take_before(until) {
             let blank_before = previous_end.is_some_and(|end| self.blank_line_between(end, comment.start));
-            previous_end = Some(comment.end);
+            *previous_end = Some(comment.end);
             units.push(Unit {
                 doc: Doc::text(comment.text.clone()),
                 blank_before,
@@ -186,7 +184,6 @@ impl<'a> Printer<'a> {
                 trailing: Vec::new(),
             });
         }
-        units
     }
 
     /// A bracketed list: on one line when `layout` allows and it fits, otherwise one entry

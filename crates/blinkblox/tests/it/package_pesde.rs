@@ -10,12 +10,12 @@ use std::process::Command;
 use blinkblox_luau::{Mode, Simulation, World};
 
 use crate::package_support::{
-    INDEX_FOLDER, assert_arena_round, copy_dir, example_copy, files_under, instance_maker, package, read, stdout,
+    ALIAS, INDEX_FOLDER, assert_arena_round, copy_dir, example_copy, files_under, instance_maker, package, read,
+    stdout, using_the_package,
 };
 
 const PESDE_NAME: &str = "blinkblox/arena_net";
 const PESDE_FOLDER: &str = "blinkblox+arena_net@0.1.0";
-const ALIAS: &str = "ArenaNet";
 
 /// The example with both formats asked for.
 fn example_with_pesde(parent: &Path) -> PathBuf {
@@ -212,22 +212,6 @@ fn install_in(world: &World, roblox_packages: &Path) {
     mirror(world, &make, roblox_packages, "roblox_packages", replicated);
 }
 
-/// The example's script with its requires switched from the synced modules to the link
-/// module pesde installed.
-fn using_the_package(script: &str) -> String {
-    let mut out = script.to_string();
-    for schema in ["combat", "chat"] {
-        for side in ["Server", "Client"] {
-            out = out.replace(
-                &format!("require(ReplicatedStorage.Shared.Net.{schema}.{side})"),
-                &format!("require(ReplicatedStorage.roblox_packages.{ALIAS}).{schema}.{side}"),
-            );
-        }
-    }
-    assert!(!out.contains("Shared.Net"), "every require was switched:\n{out}");
-    out
-}
-
 #[test]
 #[ignore = "needs pesde 0.7 on PATH: .ci/run installs it and runs the ignored tests"]
 fn pesde_accepts_the_package_and_installs_it_and_the_modules_run() {
@@ -304,8 +288,10 @@ fn pesde_accepts_the_package_and_installs_it_and_the_modules_run() {
     assert!(lib.join("combat/Server.luau").is_file() && lib.join("chat/Client.luau").is_file());
 
     let example_src = crate::repo_root().join("examples/arena/src");
-    let server_script = using_the_package(&read(&example_src.join("server/main.server.luau")));
-    let client_script = using_the_package(&read(&example_src.join("client/main.client.luau")));
+    // pesde's link module, mirrored under ReplicatedStorage.roblox_packages.
+    let package = format!("ReplicatedStorage.roblox_packages.{ALIAS}");
+    let server_script = using_the_package(&read(&example_src.join("server/main.server.luau")), &package);
+    let client_script = using_the_package(&read(&example_src.join("client/main.client.luau")), &package);
     let mut sim = Simulation::new(Mode::Native, 0).expect("simulation");
     install_in(sim.server(), &roblox_packages);
     sim.server().spawn(&server_script).expect("run the server script");

@@ -49,21 +49,6 @@ private = true
 ArenaNet = "blinkblox/arena-net@0.1.0"
 "#;
 
-/// The example's script with its requires switched from the synced modules to the package.
-fn using_the_package(script: &str) -> String {
-    let mut out = script.to_string();
-    for schema in ["combat", "chat"] {
-        for side in ["Server", "Client"] {
-            out = out.replace(
-                &format!("require(ReplicatedStorage.Shared.Net.{schema}.{side})"),
-                &format!("require(ReplicatedStorage.Packages.{ALIAS}).{schema}.{side}"),
-            );
-        }
-    }
-    assert!(!out.contains("Shared.Net"), "every require was switched:\n{out}");
-    out
-}
-
 /// A Rojo game with the example's scripts and the package installed as Wally installs it.
 fn make_game(parent: &Path, zip: &[u8]) -> PathBuf {
     let example = crate::repo_root().join("examples/arena");
@@ -71,7 +56,10 @@ fn make_game(parent: &Path, zip: &[u8]) -> PathBuf {
     for script in ["server/main.server.luau", "client/main.client.luau"] {
         let path = game.join("src").join(script);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        let text = using_the_package(&read(&example.join("src").join(script)));
+        let text = using_the_package(
+            &read(&example.join("src").join(script)),
+            &format!("ReplicatedStorage.Packages.{ALIAS}"),
+        );
         std::fs::write(&path, text).expect("write script");
     }
     std::fs::write(game.join("default.project.json"), GAME_PROJECT).expect("write project");

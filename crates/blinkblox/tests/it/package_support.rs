@@ -115,3 +115,19 @@ pub fn instance_maker(world: &blinkblox_luau::World) -> mlua::Function {
         )
         .expect("instance maker")
 }
+
+/// The example's script with its requires switched from the synced modules to the package
+/// required at `package` (`ReplicatedStorage.Packages.ArenaNet` as Wally installs it).
+pub fn using_the_package(script: &str, package: &str) -> String {
+    let mut out = script.to_string();
+    for schema in ["combat", "chat"] {
+        for side in ["Server", "Client"] {
+            out = out.replace(
+                &format!("require(ReplicatedStorage.Shared.Net.{schema}.{side})"),
+                &format!("require({package}).{schema}.{side}"),
+            );
+        }
+    }
+    assert!(!out.contains("Shared.Net"), "every require was switched:\n{out}");
+    out
+}
