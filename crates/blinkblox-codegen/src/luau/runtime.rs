@@ -186,13 +186,13 @@ pub fn mentions(text: &str, name: &str) -> bool {
 /// through the parts it uses, in the candidates' order.
 pub fn needed(candidates: &[Part], code: &str) -> Vec<Part> {
     let mut included = vec![false; candidates.len()];
-    let mut pending: Vec<String> = vec![without_comments(code)];
-    while let Some(text) = pending.pop() {
-        let named = parts_named_in(&text);
+    let named_by_code = parts_named_in(&without_comments(code));
+    let mut pending: Vec<&[&'static str]> = vec![&named_by_code];
+    while let Some(named) = pending.pop() {
         for (position, part) in candidates.iter().enumerate() {
             if !included[position] && named.contains(&part.name) {
                 included[position] = true;
-                pending.push(without_comments(part.text));
+                pending.push(parts_used_by(part));
             }
         }
     }
@@ -201,6 +201,19 @@ pub fn needed(candidates: &[Part], code: &str) -> Vec<Part> {
         .zip(included)
         .filter_map(|(part, used)| used.then_some(*part))
         .collect()
+}
+
+/// The parts `part`'s own code names, read once.
+fn parts_used_by(part: &Part) -> &'static [&'static str] {
+    static USES: OnceLock<Vec<(&'static str, Vec<&'static str>)>> = OnceLock::new();
+    let uses = USES.get_or_init(|| {
+        all_parts()
+            .map(|part| (part.name, parts_named_in(&without_comments(part.text))))
+            .collect()
+    });
+    uses.iter()
+        .find(|(name, _)| *name == part.name)
+        .map_or(&[], |(_, named)| named.as_slice())
 }
 
 /// The parts (by file name) one of whose names `text` uses as a whole word, found in one pass
