@@ -16,7 +16,7 @@
 //!
 //! The runner half: [`runtime`] runs the runtime benches of `benchmark/harness/`,
 //! [`scenarios`] BlinkBlox's Scenarios, [`rivals`] the scenarios on every tool,
-//! [`performance`] times the compilers, all in [`turns`] where rows run side by side;
+//! [`performance`] times the compilers, [`module_load`] what loading each tool's modules costs, all in [`turns`] where rows run side by side;
 //! [`suite`] picks what to run from the filters and [`report`] writes
 //! `benchmark/Benchmarks.md`; [`place`] builds the Studio place.
 
@@ -27,6 +27,7 @@ pub mod install;
 pub mod library;
 pub mod lock;
 pub mod many_declarations;
+pub mod module_load;
 pub mod patch;
 pub mod performance;
 pub mod place;

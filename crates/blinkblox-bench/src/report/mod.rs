@@ -3,6 +3,7 @@
 
 pub mod format;
 pub mod machine;
+pub mod module_load;
 pub mod performance;
 pub mod reading;
 pub mod runtime;
@@ -11,11 +12,13 @@ pub mod scenarios;
 use std::fmt::Write as _;
 
 use machine::LUAU_VERSION;
+use module_load::ModuleLoadTable;
 use performance::PerformanceTables;
 use reading::READING;
 use runtime::RuntimeTables;
 use scenarios::{RivalsTables, ScenarioTable};
 
+use crate::module_load::ModuleLoadRow;
 use crate::performance::against_blink::CompilerComparison;
 use crate::performance::against_zap::ProcessComparison;
 use crate::performance::stages::CompilerRow;
@@ -52,6 +55,8 @@ pub struct Report<'a> {
     pub comparison: &'a [CompilerComparison],
     /// Whole-process compiles against zap's binary.
     pub zap_comparison: &'a [ProcessComparison],
+    /// Each tool's modules compiled and required for the first time.
+    pub module_load: &'a [ModuleLoadRow],
     pub scenarios: &'a [ScenarioRow],
     pub rivals: &'a [RivalRow],
     /// The least work a tool does on a bench (the work alone).
@@ -74,6 +79,11 @@ impl Report<'_> {
         for row in self.compiler {
             if let Err(err) = &row.outcome {
                 failures.push(format!("Performance / {}: {err}", row.schema));
+            }
+        }
+        for row in self.module_load {
+            if let Err(err) = &row.outcome {
+                failures.push(format!("ModuleLoad / {}: {err}", row.tool.name()));
             }
         }
         for row in self.scenarios {
@@ -159,6 +169,11 @@ impl Report<'_> {
         RuntimeTables {
             rows: self.runtime,
             bounds: self.bounds,
+        }
+        .write(&mut out);
+        ModuleLoadTable {
+            rows: self.module_load,
+            modes: &context.modes,
         }
         .write(&mut out);
         if !self.scenarios.is_empty() {
@@ -252,6 +267,7 @@ mod tests {
             compiler: &[],
             comparison: &[],
             zap_comparison: &[],
+            module_load: &[],
             scenarios: &[],
             rivals: &[],
             bounds: &bounds,

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use select::{select_benches, select_tools};
 
 use crate::BenchError;
-use crate::competitors::{BLINKBLOX, Competitor, Context, ZAP};
+use crate::competitors::{BLINKBLOX, Code, Competitor, Context, Modules, RuntimeCode, ZAP};
 use crate::lock::write_atomically;
+use crate::module_load::run_module_load;
 use crate::performance::stages::CompilerRow;
 use crate::performance::{PerformanceRows, run_performance};
 use crate::report::{Report, RunContext, cpu_model, os_description, today};
@@ -53,21 +54,21 @@ pub struct SuiteOutcome {
     pub failed_rows: usize,
 }
 
-/// The runtime benches' rows and the work alone's: each selected tool's code loaded, then the
-/// rows run side by side.
+/// The runtime benches' rows and the work alone's, run side by side with each tool's `code`.
 fn run_runtime_benches(
     context: &Context,
     benches: &[&'static str],
-    tools: &[&'static dyn Competitor],
+    code: Vec<(&'static dyn Competitor, RuntimeCode)>,
     options: &SuiteOptions,
 ) -> Result<(Vec<RuntimeRow>, Vec<BoundRow>), BenchError> {
     let mut harness = Harness::load(context.bench_dir)?;
-    for &tool in tools {
-        harness.add(tool, tool.runtime_code(context)?);
+    let tools: Vec<&'static dyn Competitor> = code.iter().map(|(tool, _)| *tool).collect();
+    for (tool, code) in code {
+        harness.add(tool, code);
     }
     let plan = RuntimePlan {
         benches: benches.to_vec(),
-        tools: tools.to_vec(),
+        tools,
         modes: options.modes.clone(),
         frames: options.frames,
     };
@@ -88,9 +89,28 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         return Err(BenchError::new("--frames must be at least 1"));
     }
 
+    // Each tool's modules for the benchmark schema, made once for both the runtime benches and
+    // ModuleLoad.
+    let mut code = Vec::new();
+    if !selection.benches.is_empty() || selection.module_load {
+        for &tool in &tools {
+            code.push((tool, tool.runtime_code(&context)?));
+        }
+    }
+    let mut module_load = Vec::new();
+    if selection.module_load {
+        let generated: Vec<(&'static dyn Competitor, Modules)> = code
+            .iter()
+            .filter_map(|(tool, code)| match code {
+                Code::Modules(Ok(modules)) => Some((*tool, modules.clone())),
+                _ => None,
+            })
+            .collect();
+        module_load = run_module_load(&generated, &options.modes);
+    }
     let (mut runtime, mut bounds) = (Vec::new(), Vec::new());
     if !selection.benches.is_empty() && !tools.is_empty() {
-        (runtime, bounds) = run_runtime_benches(&context, &selection.benches, &tools, options)?;
+        (runtime, bounds) = run_runtime_benches(&context, &selection.benches, code, options)?;
     }
     let mut scenarios = Vec::new();
     if !selection.scenarios.is_empty() && tools.contains(&BLINKBLOX) {
@@ -143,6 +163,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         compiler: &compiler,
         comparison: &comparison,
         zap_comparison: &zap_comparison,
+        module_load: &module_load,
         scenarios: &scenarios,
         rivals: &rivals,
         bounds: &bounds,
@@ -160,6 +181,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
             .iter()
             .filter(|row| row.blinkblox.is_err() || row.zap.is_err())
             .count()
+        + module_load.iter().filter(|row| row.outcome.is_err()).count()
         + scenarios.iter().filter(|row| row.outcome.is_err()).count()
         + bounds.iter().filter(|row| row.outcome.is_err()).count()
         + rivals

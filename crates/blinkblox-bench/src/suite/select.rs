@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::BenchError;
 use crate::competitors::{ALL, Competitor, Context, from_key};
+use crate::module_load::MODULE_LOAD;
 use crate::place::PROBE_IN_STUDIO;
 use crate::rivals::{NotRun, RIVALS};
 use crate::runtime::RUNTIME_BENCHES;
@@ -22,6 +23,8 @@ pub(super) struct Selection {
     /// The Rivals scenarios (every tool).
     pub(super) rivals: Vec<&'static str>,
     pub(super) performance: bool,
+    /// The ModuleLoad bench.
+    pub(super) module_load: bool,
     pub(super) not_run: Vec<(String, String)>,
 }
 
@@ -32,6 +35,7 @@ pub(super) fn select_benches(names: &[String]) -> Result<Selection, BenchError> 
             scenarios: SCENARIOS.to_vec(),
             rivals: RIVALS.to_vec(),
             performance: true,
+            module_load: true,
             not_run: GROUPS_STUDIO_ONLY
                 .iter()
                 .map(|(group, why)| (group.to_string(), why.to_string()))
@@ -43,6 +47,7 @@ pub(super) fn select_benches(names: &[String]) -> Result<Selection, BenchError> 
         scenarios: Vec::new(),
         rivals: Vec::new(),
         performance: false,
+        module_load: false,
         not_run: Vec::new(),
     };
     for name in names {
@@ -51,6 +56,8 @@ pub(super) fn select_benches(names: &[String]) -> Result<Selection, BenchError> 
             selection.benches = RUNTIME_BENCHES.to_vec();
         } else if lower == "performance" {
             selection.performance = true;
+        } else if lower == MODULE_LOAD.to_ascii_lowercase() {
+            selection.module_load = true;
         } else if lower == "scenarios" {
             selection.scenarios = SCENARIOS.to_vec();
         } else if lower == "rivals" {
@@ -78,7 +85,7 @@ pub(super) fn select_benches(names: &[String]) -> Result<Selection, BenchError> 
             if matching.is_empty() {
                 return Err(
                     BenchError::new(format!("no bench is named like `{name}`")).with_help(format!(
-                        "the benches are {}; the scenarios are {}; the groups are Runtime, Performance, Scenarios, Rivals, {}",
+                        "the benches are {}, {MODULE_LOAD}; the scenarios are {}; the groups are Runtime, Performance, Scenarios, Rivals, {}",
                         RUNTIME_BENCHES.join(", "),
                         SCENARIOS.join(", "),
                         GROUPS_STUDIO_ONLY.map(|(group, _)| group).join(", ")

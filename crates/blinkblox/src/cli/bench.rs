@@ -25,7 +25,7 @@ const DEFAULT_FRAMES: u32 = 200;
 /// Download, patch and run every competitor; write benchmark/Benchmarks.md.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Benchmarks or groups to run (Runtime, Scenarios, Rivals, Performance, Booleans, …); all when none.
+    /// Benchmarks or groups to run (Runtime, ModuleLoad, Scenarios, Rivals, Performance, Booleans, …); all when none.
     #[arg(value_name = "NAME")]
     pub names: Vec<String>,
     /// Fetch every tool of benchmark/tools.toml (exactly what benchmark/tools.lock names, when it exists).

@@ -142,6 +142,30 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
             number(cell, &format!("compiler {}", row[0]));
         }
     }
+    // Module load: both tools' Server and Client modules, compiled and required in both modes.
+    let loads = table_after(&report, "## Module load");
+    let shape: Vec<(&str, &str)> = loads.iter().map(|row| (row[0].as_str(), row[1].as_str())).collect();
+    assert_eq!(
+        shape,
+        [
+            ("Server", "BlinkBlox"),
+            ("", "Hand-written"),
+            ("Client", "BlinkBlox"),
+            ("", "Hand-written")
+        ],
+        "{report}"
+    );
+    for row in &loads {
+        assert_eq!(row.len(), 9, "{row:?}");
+        for (cell, column) in row[2..7]
+            .iter()
+            .zip(["lines", "KB", "compile", "require interpreted", "require native"])
+        {
+            number(cell, &format!("module load {} {column}", row[1]));
+        }
+        // Without Blink's modules there is no ratio to them.
+        assert_eq!((row[7].as_str(), row[8].as_str()), ("–", "–"), "{row:?}");
+    }
     // What the seed page lists but this run did not do is said, not left out silently.
     assert!(report.contains("## Not run"), "{report}");
     assert!(report.contains("- Probe: "), "{report}");
@@ -273,6 +297,37 @@ fn a_tool_that_decodes_wrongly_fails_its_row() {
     let rows = table_after(&report, "### Medians");
     let blink = rows.iter().find(|row| row[1] == "BlinkBlox").expect("BlinkBlox row");
     number(&blink[4], "BlinkBlox decode native");
+}
+
+#[test]
+fn a_module_that_fails_on_require_fails_its_module_load_row() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let client = bench_dir.join("handwritten/Client.luau");
+    let source = std::fs::read_to_string(&client).expect("read");
+    std::fs::write(&client, format!("error(\"broken on purpose\")\n{source}")).expect("write");
+    let output = bench(temp.path(), &["ModuleLoad", "--native", "--tools", "handwritten,blink"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("- ModuleLoad / Hand-written: requiring the Client module: ")
+            && report.contains("broken on purpose"),
+        "{report}"
+    );
+    let loads = table_after(&report, "## Module load");
+    let blinkblox = loads.iter().find(|row| row[1] == "BlinkBlox").expect("BlinkBlox row");
+    assert_eq!(
+        blinkblox.len(),
+        7,
+        "native only: one require column, one ratio: {blinkblox:?}"
+    );
+    number(&blinkblox[5], "BlinkBlox require native");
+    let floor = loads.iter().find(|row| row[1] == "Hand-written").expect("floor row");
+    assert_eq!(floor[2], "failed", "{floor:?}");
+    assert!(
+        !report.contains("### Medians"),
+        "ModuleLoad alone runs no runtime bench"
+    );
 }
 
 #[test]
