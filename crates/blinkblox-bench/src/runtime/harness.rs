@@ -89,7 +89,7 @@ impl Harness {
             server
                 .exec(&format!(
                     "local listener, tally = require('BenchServer').listener('{bench}')\n\
-                     require('Adapter').server('{event}', listener)\n\
+                     require('Adapter').server('{event}', listener, '{bench}')\n\
                      shared.BenchTally = tally"
                 ))
                 .map_err(&setup)?;
@@ -110,7 +110,7 @@ impl Harness {
             // handshake) before its first fire, which takes simulation steps.
             client
                 .spawn(&format!(
-                    "local fire, flush = require('Adapter').client('{event}')\n\
+                    "local fire, flush = require('Adapter').client('{event}', '{bench}')\n\
                      shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
                 ))
                 .map_err(&setup)?;

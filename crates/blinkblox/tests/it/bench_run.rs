@@ -106,15 +106,15 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
         assert_eq!(row[6], "1", "{row:?}");
     }
 
-    // The work alone on Booleans and Entities, both modes, beside the rows it bounds; without
-    // Blink's rows there is no ratio to it.
+    // The work alone on Booleans and Entities and their Random variants, both modes, beside the
+    // rows it bounds; without Blink's rows there is no ratio to it.
     let bounds = table_after(&report, "### What the work itself costs");
     let shape: Vec<(&str, &str, &str)> = bounds
         .iter()
         .map(|row| (row[0].as_str(), row[1].as_str(), row[2].as_str()))
         .collect();
     let mut expected = Vec::new();
-    for bench in ["Booleans", "Entities"] {
+    for bench in ["Booleans", "Entities", "BooleansRandom", "EntitiesRandom"] {
         for mode in ["interpreted", "native"] {
             expected.extend([(bench, "Send", mode), (bench, "Decode", mode)]);
         }
@@ -365,7 +365,13 @@ fn the_work_alone_fails_its_row_when_its_fires_skip_reads() {
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
-    for (bench, what) in [("Entities", "read fields summing to"), ("Booleans", "true values, not")] {
+    // The names pick the Random variants too, whose checks add up the payloads fired in turn.
+    for (bench, what) in [
+        ("Entities", "read fields summing to"),
+        ("EntitiesRandom", "read fields summing to"),
+        ("Booleans", "true values, not"),
+        ("BooleansRandom", "true values, not"),
+    ] {
         let line = report
             .lines()
             .find(|line| line.starts_with(&format!("- {bench} / the work alone / native: ")))
@@ -373,7 +379,7 @@ fn the_work_alone_fails_its_row_when_its_fires_skip_reads() {
         assert!(line.contains(what) && line.contains("they skipped reads"), "{line}");
     }
     let bounds = table_after(&report, "### What the work itself costs");
-    assert_eq!(bounds.len(), 4, "{report}");
+    assert_eq!(bounds.len(), 8, "{report}");
     for row in &bounds {
         assert_eq!(row[4], "failed", "{row:?}");
     }
