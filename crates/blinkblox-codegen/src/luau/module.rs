@@ -17,7 +17,7 @@ use super::lookups::Lookups;
 use super::naming::{Members, string_literal, type_name};
 use super::payload::Param;
 use super::read::Reader;
-use super::runtime::{self, Part, mentions};
+use super::runtime::{self, Part, Words};
 use super::types::emit_type_block;
 use super::value_path::ValuePath;
 use super::write::Writer;
@@ -161,13 +161,17 @@ impl<'a> ModuleGen<'a> {
     /// runtime parts among `candidates` that the rest uses, the constant and module tables, then
     /// `body` (per-declaration functions) and `tail` (flush, `Start`, the API table).
     pub fn assemble(&self, what: &str, candidates: &[Part], body: &str, tail: &str) -> String {
+        let mut words = Words::in_text(body);
+        words.extend(&Words::in_text(tail));
         let mut tables = CodeBuilder::new();
         self.lookups.emit(&mut tables);
-        self.emit_tables(&mut tables, &format!("{body}{tail}"));
+        self.emit_tables(&mut tables, &words);
         let tables = tables.finish();
+        words.extend(&Words::in_text(&tables));
         let code = format!("{tables}{body}{tail}");
-        let parts = runtime::needed(candidates, &code);
-        let used = |name: &str| mentions(&code, name) || parts.iter().any(|part| mentions(part.text, name));
+        let parts = runtime::needed(candidates, &words);
+        let used =
+            |name: &str| words.contains(name) || parts.iter().any(|part| runtime::part_words(part).contains(name));
         let runtime_bytes: usize = parts.iter().map(|part| part.text.len()).sum();
         let mut out = CodeBuilder::with_capacity(code.len() + runtime_bytes + 4096);
         header(&mut out, what);
@@ -217,9 +221,9 @@ impl<'a> ModuleGen<'a> {
         ]
     }
 
-    /// The module-level tables `code` uses: listeners and queues by channel slot, and
-    /// `Functions` in a large schema.
-    fn emit_tables(&self, b: &mut CodeBuilder, code: &str) {
+    /// The module-level tables the code uses (`code`, the names found in it): listeners and
+    /// queues by channel slot, and `Functions` in a large schema.
+    fn emit_tables(&self, b: &mut CodeBuilder, code: &Words) {
         let reliable = self.schema.reliable.count;
         let unreliable = self.schema.unreliable.count;
         // Every listener slot exists from the start (false: none), so the slots live in the
@@ -247,7 +251,7 @@ impl<'a> ModuleGen<'a> {
         ];
         let mut any = false;
         for (name, luau_type, value) in tables {
-            if mentions(code, name) {
+            if code.contains(name) {
                 b.line(format!("local {name}: {luau_type} = {value}"));
                 any = true;
             }
@@ -257,7 +261,7 @@ impl<'a> ModuleGen<'a> {
             ("UnreliableQueues", unreliable),
             ("FunctionQueues", reliable),
         ] {
-            if count > 0 && mentions(code, name) {
+            if count > 0 && code.contains(name) {
                 b.line(format!("for Slot = 1, {count} do {name}[Slot] = NewQueue() end"));
             }
         }

@@ -2,9 +2,8 @@
 //! module holds only the parts its own code uses: [`needed`] follows the names each part
 //! defines from the rest of the module, and from part to part.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
-
-use aho_corasick::AhoCorasick;
 
 use super::builder::CodeBuilder;
 
@@ -176,23 +175,178 @@ pub fn defined_names(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Whether `text` uses the local `name`: the whole word, not a field (`.name`, `:name`).
-pub fn mentions(text: &str, name: &str) -> bool {
-    text.match_indices(name)
-        .any(|(at, _)| is_whole_word(text, at, at + name.len()))
+/// Names a module's own lines define rather than a part: the services, the schema's limits
+/// and the module-level tables. Whether a module uses them is found in the same pass as the
+/// parts' names.
+pub const MODULE_NAMES: &[&str] = &[
+    "ReplicatedStorage",
+    "RunService",
+    "Players",
+    "MAX_UNRELIABLE_SIZE",
+    "MAX_PACKET_SIZE",
+    "MAX_EVENTS_PER_PACKET",
+    "INBOUND_BYTES_PER_SECOND",
+    "INBOUND_BURST",
+    "SYNC_VALIDATION",
+    "CLIENT_FLUSH_RATE",
+    "ReliableListeners",
+    "UnreliableListeners",
+    "FunctionListeners",
+    "ReliableQueues",
+    "UnreliableQueues",
+    "FunctionQueues",
+    "Functions",
+];
+
+/// Every name the parts define and every one of [`MODULE_NAMES`], once each, with the parts
+/// that define it.
+struct Vocabulary {
+    index: HashMap<&'static str, usize>,
+    /// For each word, the parts (by file name) defining it: none for a module name.
+    owners: Vec<Vec<&'static str>>,
+    /// The bytes a word may begin with: most of a module's identifiers (keywords, builtins,
+    /// fields) begin with none of them and are passed over without a lookup.
+    first_bytes: [bool; 256],
 }
 
-/// The parts of `candidates` that `code` (everything else in the module) uses, directly or
-/// through the parts it uses, in the candidates' order.
-pub fn needed(candidates: &[Part], code: &str) -> Vec<Part> {
+fn vocabulary() -> &'static Vocabulary {
+    static VOCABULARY: OnceLock<Vocabulary> = OnceLock::new();
+    VOCABULARY.get_or_init(|| {
+        let mut index: HashMap<&'static str, usize> = HashMap::new();
+        let mut owners: Vec<Vec<&'static str>> = Vec::new();
+        let mut add = |word: &'static str, owner: Option<&'static str>| {
+            let at = *index.entry(word).or_insert_with(|| {
+                owners.push(Vec::new());
+                owners.len() - 1
+            });
+            if let Some(owner) = owner
+                && !owners[at].contains(&owner)
+            {
+                owners[at].push(owner);
+            }
+        };
+        for part in all_parts() {
+            for name in defined_names(part.text) {
+                add(name, Some(part.name));
+            }
+        }
+        for name in MODULE_NAMES {
+            add(name, None);
+        }
+        let mut first_bytes = [false; 256];
+        for word in index.keys() {
+            first_bytes[usize::from(word.as_bytes()[0])] = true;
+        }
+        Vocabulary {
+            index,
+            owners,
+            first_bytes,
+        }
+    })
+}
+
+/// The known names (the parts' and [`MODULE_NAMES`]) a text uses: each as a whole word, not a
+/// field (`.name`, `:name`), and not in a `--` comment (a comment naming a function is no use
+/// of it). A `--` inside a string on its line is taken for a comment too: that only ever
+/// leaves out a name used after it on that line, which the generated lines never do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    found: Vec<bool>,
+}
+
+impl Words {
+    pub fn in_text(text: &str) -> Words {
+        let vocabulary = vocabulary();
+        let mut found = vec![false; vocabulary.owners.len()];
+        let bytes = text.as_bytes();
+        let is_word = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_';
+        let mut at = 0;
+        while at < bytes.len() {
+            let byte = bytes[at];
+            if byte == b'-' && bytes.get(at + 1) == Some(&b'-') {
+                // The rest of the line is a comment.
+                at = memchr_newline(bytes, at);
+                continue;
+            }
+            if !is_word(byte) {
+                at += 1;
+                continue;
+            }
+            let start = at;
+            while at < bytes.len() && is_word(bytes[at]) {
+                at += 1;
+            }
+            let field = start > 0 && matches!(bytes[start - 1], b'.' | b':');
+            if !field
+                && vocabulary.first_bytes[usize::from(byte)]
+                && let Some(&index) = vocabulary.index.get(&text[start..at])
+            {
+                found[index] = true;
+            }
+        }
+        Words { found }
+    }
+
+    /// Whether the text used `name` (one of the parts' names or [`MODULE_NAMES`]).
+    pub fn contains(&self, name: &str) -> bool {
+        vocabulary().index.get(name).is_some_and(|&index| self.found[index])
+    }
+
+    /// Adds the names `other` found.
+    pub fn extend(&mut self, other: &Words) {
+        for (found, also) in self.found.iter_mut().zip(&other.found) {
+            *found |= *also;
+        }
+    }
+
+    /// The parts (by file name) that define a name found.
+    fn parts(&self) -> Vec<&'static str> {
+        let mut parts = Vec::new();
+        for (index, owners) in vocabulary().owners.iter().enumerate() {
+            if self.found[index] {
+                for owner in owners {
+                    if !parts.contains(owner) {
+                        parts.push(*owner);
+                    }
+                }
+            }
+        }
+        parts
+    }
+}
+
+/// The names `part`'s own code uses, and the parts defining them, read once.
+pub fn part_words(part: &Part) -> &'static Words {
+    &part_uses(part).0
+}
+
+/// Each part's uses are read the first time a module reaches that part.
+fn part_uses(part: &Part) -> &'static (Words, Vec<&'static str>) {
+    type Uses = OnceLock<(Words, Vec<&'static str>)>;
+    static USES: OnceLock<Vec<(&'static str, Uses)>> = OnceLock::new();
+    let uses = USES.get_or_init(|| all_parts().map(|part| (part.name, OnceLock::new())).collect());
+    let (_, found) = uses
+        .iter()
+        .find(|(name, _)| *name == part.name)
+        .expect("every part is among all_parts");
+    found.get_or_init(|| {
+        let words = Words::in_text(part.text);
+        let parts = words.parts();
+        (words, parts)
+    })
+}
+
+/// The parts of `candidates` that the rest of the module uses (`code`, the names found in it),
+/// directly or through the parts it uses, in the candidates' order.
+pub fn needed(candidates: &[Part], code: &Words) -> Vec<Part> {
     let mut included = vec![false; candidates.len()];
-    let named_by_code = parts_named_in(&without_comments(code));
+    let named_by_code = code.parts();
     let mut pending: Vec<&[&'static str]> = vec![&named_by_code];
     while let Some(named) = pending.pop() {
         for (position, part) in candidates.iter().enumerate() {
             if !included[position] && named.contains(&part.name) {
                 included[position] = true;
-                pending.push(parts_used_by(part));
+                pending.push(&part_uses(part).1);
             }
         }
     }
@@ -203,63 +357,12 @@ pub fn needed(candidates: &[Part], code: &str) -> Vec<Part> {
         .collect()
 }
 
-/// The parts `part`'s own code names, read once.
-fn parts_used_by(part: &Part) -> &'static [&'static str] {
-    static USES: OnceLock<Vec<(&'static str, Vec<&'static str>)>> = OnceLock::new();
-    let uses = USES.get_or_init(|| {
-        all_parts()
-            .map(|part| (part.name, parts_named_in(&without_comments(part.text))))
-            .collect()
-    });
-    uses.iter()
-        .find(|(name, _)| *name == part.name)
-        .map_or(&[], |(_, named)| named.as_slice())
-}
-
-/// The parts (by file name) one of whose names `text` uses as a whole word, found in one pass
-/// over the text for all the parts' names at once.
-fn parts_named_in(text: &str) -> Vec<&'static str> {
-    static NAMES: OnceLock<(AhoCorasick, Vec<&'static str>)> = OnceLock::new();
-    let (automaton, owners) = NAMES.get_or_init(|| {
-        let mut names = Vec::new();
-        let mut owners = Vec::new();
-        for part in all_parts() {
-            for name in defined_names(part.text) {
-                names.push(name);
-                owners.push(part.name);
-            }
-        }
-        let automaton = AhoCorasick::new(&names).expect("the runtime's names make an automaton");
-        (automaton, owners)
-    });
-    let mut named: Vec<&'static str> = Vec::new();
-    for found in automaton.find_overlapping_iter(text) {
-        let owner = owners[found.pattern().as_usize()];
-        if !named.contains(&owner) && is_whole_word(text, found.start(), found.end()) {
-            named.push(owner);
-        }
-    }
-    named
-}
-
-/// Whether `text[start..end]` is a whole word and not a field (`.name`, `:name`).
-fn is_whole_word(text: &str, start: usize, end: usize) -> bool {
-    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let before = text[..start].chars().next_back();
-    let after = text[end..].chars().next();
-    !before.is_some_and(|c| is_word(c) || c == '.' || c == ':') && !after.is_some_and(is_word)
-}
-
-/// `text` without its `--` comments (a comment naming a function is no use of it). A `--`
-/// inside a string on its line is taken for a comment too: that only ever leaves a part out
-/// whose name is used after it on that line, which the runtime's lines never do.
-fn without_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
-        out.push_str(line.split("--").next().unwrap_or(""));
-        out.push('\n');
-    }
-    out
+/// Where the line holding `at` ends (its newline, or the end of the text).
+fn memchr_newline(bytes: &[u8], at: usize) -> usize {
+    bytes[at..]
+        .iter()
+        .position(|&byte| byte == b'\n')
+        .map_or(bytes.len(), |offset| at + offset)
 }
 
 /// Writes each part into the module, each followed by a blank line.
@@ -274,10 +377,14 @@ pub fn emit(out: &mut CodeBuilder, parts: &[Part]) {
 mod tests {
     use super::*;
 
+    fn mentions(text: &str, name: &str) -> bool {
+        Words::in_text(text).contains(name)
+    }
+
     #[test]
     fn parts_are_followed_from_the_code_and_from_each_other() {
         let code = "local Offset = Allocate(4)\nF16Bits(Value)";
-        let parts = needed(SERVER, code);
+        let parts = needed(SERVER, &Words::in_text(code));
         assert!(parts.contains(&BATCHES) && parts.contains(&F16));
         assert!(!parts.contains(&SERVER_STREAMS) && !parts.contains(&EXPORTED));
         // ReadLength is named by no code here.
@@ -290,6 +397,26 @@ mod tests {
         assert!(!mentions("x = LoadAll(Target)", "Load"));
         assert!(!mentions("Preload", "Load"));
         assert!(!mentions("Target.Players[1]", "Players"));
+        assert!(!mentions("Target:Grow(4)", "Grow"));
+        // A longer name is not taken for the shorter one it starts with, nor the other way.
+        assert!(mentions("SendBuffer = nil", "SendBuffer"));
+        assert!(!mentions("SendBufferCopy = nil", "SendBuffer"));
+        assert!(mentions("XAllocate Allocate(1)", "Allocate"));
+    }
+
+    #[test]
+    fn a_name_in_a_comment_is_no_use() {
+        assert!(!mentions("-- Grow doubles the buffer\nlocal x = 1", "Grow"));
+        assert!(!mentions("local x = 1 -- then Grow(4)", "Grow"));
+        assert!(mentions("-- a comment\nGrow(4)", "Grow"));
+        assert!(mentions("Grow(4) -- grows", "Grow"));
+    }
+
+    #[test]
+    fn module_names_are_found_with_the_parts_names() {
+        let words = Words::in_text("local Target = Players:GetPlayers()\nif n > MAX_PACKET_SIZE then end");
+        assert!(words.contains("Players") && words.contains("MAX_PACKET_SIZE"));
+        assert!(!words.contains("RunService") && !words.contains("ReliableQueues"));
     }
 
     #[test]
