@@ -38,6 +38,15 @@ constant positions, a struct's run of u8 fields returned by one `string.byte` on
 and written four at a time merged with `bit32.replace` into one `buffer.writeu32`. Code cannot ask which \
 mode runs it, so BlinkBlox's module times one such pair once, the first time it needs to know (in the untimed frames here), and keeps the \
 answer: the native and interpreted columns each show that mode's choice.
+- **The Random variants** fire 1001 seeded payloads in turn instead of one, with values that vary as a \
+game's do. What they cost over the plain bench is set beside the work alone on them too: reading a thousand \
+different payloads' tables a frame misses the processor's caches where one payload stays in them, and \
+testing random booleans defeats its branch prediction where all-true ones never do, so much of the \
+difference is the work's own and no encoding can remove it.
+- **Module load** is a join's cost before the first event: each module's Luau compile, and its first \
+`require` in a fresh world (the compile again, native code generation in native mode, and the module's \
+body). Natively, the embedded VM compiles every function of a module whose functions are not marked \
+`@native`, as Roblox does for a `--!native` script (every tool's modules here are one).
 - **Blink, zap and the libraries are as their authors ship them**, with only the limits that would stop a \
 thousand events a frame lifted (`benchmark/tools.toml`'s patches); Blink's and zap's modules come from \
 their own compilers on the same schema in their language.
