@@ -49,11 +49,7 @@ impl<'a> ModuleGen<'a> {
             members: Members::new(schema.options.casing),
             lookups: Lookups::default(),
             api: ApiNode::default(),
-            // The runtime's names are taken: a declaration named `Exported` gets `ReadExported2`.
-            function_names: runtime::all_parts()
-                .flat_map(|part| runtime::defined_names(part.text))
-                .map(str::to_string)
-                .collect(),
+            function_names: BTreeSet::new(),
             responders: Vec::new(),
             functions_in_table: schema.events.len()
                 + schema.functions.len()
@@ -136,7 +132,8 @@ impl<'a> ModuleGen<'a> {
         }
         let mut unique = base.clone();
         let mut count = 1;
-        while !self.function_names.insert(unique.clone()) {
+        // The runtime's names are taken: a declaration named `Exported` gets `ReadExported2`.
+        while runtime::is_taken(&unique) || !self.function_names.insert(unique.clone()) {
             count += 1;
             unique = format!("{base}{count}");
         }

@@ -245,6 +245,12 @@ fn vocabulary() -> &'static Vocabulary {
     })
 }
 
+/// Whether `name` is one the runtime parts define or one of [`MODULE_NAMES`]: generated
+/// functions take other names.
+pub fn is_taken(name: &str) -> bool {
+    vocabulary().index.contains_key(name)
+}
+
 /// The known names (the parts' and [`MODULE_NAMES`]) a text uses: each as a whole word, not a
 /// field (`.name`, `:name`), and not in a `--` comment (a comment naming a function is no use
 /// of it). A `--` inside a string on its line is taken for a comment too: that only ever

@@ -754,3 +754,39 @@ fn a_queue_nobody_drains_stops_at_its_limit() {
         "{warnings:?}"
     );
 }
+
+#[test]
+fn a_declaration_named_like_a_runtime_function_gets_its_own_name() {
+    // `Length`'s shared writer would be `WriteLength`, the runtime's length writer, which the
+    // event's own array length also needs: the declaration's takes `WriteLength2`.
+    let modules = compile(
+        "event Length { From: Server, Type: Reliable, Call: SingleSync, Data: u8[] }\n\
+         event Grow { From: Server, Type: Reliable, Call: SingleSync, Data: u16 }\n",
+    );
+    assert!(
+        modules.server.contains("local function WriteLength2("),
+        "{}",
+        modules.server
+    );
+    assert_eq!(modules.server.matches("\nfunction WriteLength(").count(), 1);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        client_exec(
+            &sim,
+            0,
+            "local Net = require('Net') shared.Got = {}\n\
+             Net.Length.On(function(v) table.insert(shared.Got, #v) end)\n\
+             Net.Grow.On(function(v) table.insert(shared.Got, v) end)",
+        );
+        sim.server()
+            .exec(
+                "local Net = require('Net') local t = table.create(300, 7)\n\
+                 Net.Length.FireAll(t) Net.Grow.FireAll(65535) Net.Length.FireAll({})",
+            )
+            .expect("fire");
+        sim.steps(2).expect("steps");
+        let got: Vec<u32> = sim.client(0).expect("client").eval("return shared.Got").expect("got");
+        assert_eq!(got, [300, 65535, 0], "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
