@@ -271,7 +271,7 @@ impl Words {
             let byte = bytes[at];
             if byte == b'-' && bytes.get(at + 1) == Some(&b'-') {
                 // The rest of the line is a comment.
-                at = memchr_newline(bytes, at);
+                at = line_end(bytes, at);
                 continue;
             }
             if !is_word(byte) {
@@ -364,7 +364,7 @@ pub fn needed(candidates: &[Part], code: &Words) -> Vec<Part> {
 }
 
 /// Where the line holding `at` ends (its newline, or the end of the text).
-fn memchr_newline(bytes: &[u8], at: usize) -> usize {
+fn line_end(bytes: &[u8], at: usize) -> usize {
     bytes[at..]
         .iter()
         .position(|&byte| byte == b'\n')

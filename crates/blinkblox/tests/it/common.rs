@@ -157,3 +157,18 @@ pub fn bench(dir: &Path, args: &[&str]) -> Output {
         .output()
         .expect("run")
 }
+
+/// The arena example's script with each `require(ReplicatedStorage.Shared.Net.<schema>.<side>)`
+/// of its synced modules replaced by `to(schema, side)`.
+pub fn switch_arena_requires(script: &str, to: impl Fn(&str, &str) -> String) -> String {
+    let mut out = script.to_string();
+    for schema in ["combat", "chat"] {
+        for side in ["Server", "Client"] {
+            out = out.replace(
+                &format!("require(ReplicatedStorage.Shared.Net.{schema}.{side})"),
+                &to(schema, side),
+            );
+        }
+    }
+    out
+}

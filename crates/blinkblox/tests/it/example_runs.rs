@@ -2,21 +2,14 @@
 //! two clients' scripts against the generated modules in the embedded Roblox mock, and
 //! check that hits, health, chat and the score function all went across.
 
+use crate::common::switch_arena_requires;
 use crate::sync_support::{assert_arena_round, copy_dir, read, sync};
 use blinkblox_luau::{Mode, Simulation};
 
 /// The example scripts require modules by instance path; in the mock, modules loaded from
 /// Rust are required by name.
 fn with_named_requires(script: &str) -> String {
-    let mut out = script.to_string();
-    for schema in ["combat", "chat"] {
-        for side in ["Server", "Client"] {
-            out = out.replace(
-                &format!("require(ReplicatedStorage.Shared.Net.{schema}.{side})"),
-                &format!("require(\"{schema}.{side}\")"),
-            );
-        }
-    }
+    let out = switch_arena_requires(script, |schema, side| format!("require(\"{schema}.{side}\")"));
     assert!(
         !out.contains("require(ReplicatedStorage"),
         "every require was rewritten:\n{out}"

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 // Each test crate uses only some of these, like the rest of this module.
+use crate::common::switch_arena_requires;
 #[allow(unused_imports)]
 pub use crate::common::{assert_arena_round, blinkblox, copy_dir, files_under, read, rojo_build, stderr, stdout};
 
@@ -119,15 +120,7 @@ pub fn instance_maker(world: &blinkblox_luau::World) -> mlua::Function {
 /// The example's script with its requires switched from the synced modules to the package
 /// required at `package` (`ReplicatedStorage.Packages.ArenaNet` as Wally installs it).
 pub fn using_the_package(script: &str, package: &str) -> String {
-    let mut out = script.to_string();
-    for schema in ["combat", "chat"] {
-        for side in ["Server", "Client"] {
-            out = out.replace(
-                &format!("require(ReplicatedStorage.Shared.Net.{schema}.{side})"),
-                &format!("require({package}).{schema}.{side}"),
-            );
-        }
-    }
+    let out = switch_arena_requires(script, |schema, side| format!("require({package}).{schema}.{side}"));
     assert!(!out.contains("Shared.Net"), "every require was switched:\n{out}");
     out
 }
