@@ -17,6 +17,7 @@ use super::lookups::Lookups;
 use super::naming::{Members, string_literal, type_name};
 use super::payload::Param;
 use super::read::Reader;
+use super::record::largest_fixed_record;
 use super::runtime::{self, Part, Words};
 use super::types::emit_type_block;
 use super::value_path::ValuePath;
@@ -36,6 +37,8 @@ pub struct ModuleGen<'a> {
     /// Whether they are fields of the `Functions` table rather than locals (a large schema: a
     /// function may have 200 locals, the module's top level included).
     functions_in_table: bool,
+    /// `FIXED_RECORD_BYTES` on the client (`record::largest_fixed_record`); 0 on the server.
+    pub fixed_record_bytes: u32,
 }
 
 /// Past this many declarations, the per-declaration functions are fields of one table.
@@ -56,6 +59,10 @@ impl<'a> ModuleGen<'a> {
                 + schema.streams.len()
                 + schema.types.iter().filter(|t| t.exported).count()
                 > LOCAL_FUNCTION_DECLARATIONS,
+            fixed_record_bytes: match side {
+                Side::Client => largest_fixed_record(schema),
+                Side::Server => 0,
+            },
         }
     }
 
@@ -205,7 +212,7 @@ impl<'a> ModuleGen<'a> {
     }
 
     /// The schema's limits, as module constants.
-    fn constants(&self) -> [(&'static str, String); 7] {
+    fn constants(&self) -> [(&'static str, String); 8] {
         let options = &self.schema.options;
         [
             ("MAX_UNRELIABLE_SIZE", options.max_unreliable_size.to_string()),
@@ -215,6 +222,7 @@ impl<'a> ModuleGen<'a> {
             ("INBOUND_BURST", options.inbound_burst.to_string()),
             ("SYNC_VALIDATION", options.sync_validation.to_string()),
             ("CLIENT_FLUSH_RATE", options.client_flush_rate.to_string()),
+            ("FIXED_RECORD_BYTES", self.fixed_record_bytes.to_string()),
         ]
     }
 

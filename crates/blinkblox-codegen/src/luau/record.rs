@@ -1,21 +1,65 @@
 //! Records on the sending side: `[index][header fields][payload]` written at the end of
 //! the loaded batch. The fixed part is reserved in one step and `SendCursor` moves before
 //! anything is written, so a write that raises leaves it past the last complete record.
+//! On the client, the resident batch's packet limits are checked once a run of records
+//! (`GrantRecords` in client_batch.luau), not at every record.
 
-use blinkblox_schema::model::Reliability;
+use blinkblox_schema::model::{Reliability, Schema, Side};
 use blinkblox_schema::wire::resolve;
 
 use super::builder::CodeBuilder;
 use super::layout::{is_byte_number, offset_plus};
 use super::module::ModuleGen;
-use super::payload::Param;
+use super::payload::{Param, payload_params};
 use super::write::Writer;
 
+/// The largest record the client writes with no check but its grant (`FIXED_RECORD_BYTES`):
+/// reliable, of fixed size, and without side-array values. 0 when there is none.
+pub fn largest_fixed_record(schema: &Schema) -> u32 {
+    let index_bytes = if schema.reliable.index_bytes >= 2 { 2 } else { 1 };
+    let events = schema
+        .events
+        .iter()
+        .filter(|e| e.from == Side::Client && e.reliability == Reliability::Reliable)
+        .map(|e| (0, &e.data));
+    // An invocation carries a call id after its index.
+    let invocations = schema.functions.iter().map(|f| (2, &f.data));
+    events
+        .chain(invocations)
+        .filter_map(|(header, data)| {
+            fixed_slot_free_size(schema, &payload_params(data)).map(|size| index_bytes + header + size)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The payload's size when it is fixed and holds no side-array values.
+fn fixed_slot_free_size(schema: &Schema, params: &[Param]) -> Option<u32> {
+    params
+        .iter()
+        .map(|p| {
+            let layout = resolve(schema, p.ty).layout;
+            if layout.uses_instances { None } else { layout.fixed_size }
+        })
+        .sum()
+}
+
+/// Where a record starts, the local holding its offset, and how its fixed part is reserved.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Start<'a> {
+    /// The buffer grows when the part passes its end.
+    Grow(&'a str),
+    /// Already, by the grant of records it is written under.
+    Granted(&'a str),
+}
+
 impl ModuleGen<'_> {
-    /// A record into the client's resident batch. `RecordCursor` is where the last
-    /// complete record ends: a record that raised half-way leaves `SendCursor` past it
-    /// (every record reserves its bytes before writing them), and a loaded scratch batch
-    /// sets it to -1, so one comparison finds both, and `OpenClientRecord` rolls back.
+    /// A record into the client's resident batch. Records are granted in runs
+    /// (`GrantRecords`): `RecordsLeft` counts down, and a record finding none left, the
+    /// scratch batch loaded, or (`SendCursor ~= RecordCursor`) an earlier write that raised
+    /// half-way, calls `OpenClientRecord` first. A record of fixed size without side-array
+    /// values fits the grant's room by construction, so it starts at `RecordCursor` (over
+    /// whatever a failed write left) and has no other check.
     pub fn emit_guarded_record(
         &mut self,
         b: &mut CodeBuilder,
@@ -24,29 +68,59 @@ impl ModuleGen<'_> {
         header: &[(u32, String)],
         params: &[Param],
     ) {
-        let record = b.fresh("Record");
-        b.line(format!("local {record} = SendCursor"));
-        // A full packet goes now (MaxEventsPerPacket, send_client.luau).
-        b.line(format!(
-            "if {record} ~= RecordCursor or ClientRecords >= MAX_EVENTS_PER_PACKET then {record} = OpenClientRecord() end"
-        ));
-        let fixed_end = self.emit_record_at(b, reliability, index, header, params, &record);
-        b.line("ClientRecords += 1");
-        // Past MaxPacketSize (side-array values count 4 bytes, as the server counts
-        // them): what came before this record goes now. SplitClientBatch reads the
-        // record's start from RecordCursor and marks it complete itself; otherwise it is
-        // marked here. A fixed-size record ends at its local (no upvalue read).
-        let end = fixed_end.unwrap_or_else(|| "SendCursor".to_string());
         let schema = self.schema;
-        let complete = if params.iter().any(|p| resolve(schema, p.ty).layout.uses_instances) {
-            format!("RecordCursor, RecordInstances = {end}, SendInstanceCount")
-        } else {
-            // Nothing was added to the side array: RecordInstances is still its count.
-            format!("RecordCursor = {end}")
-        };
+        let record = b.fresh("Record");
+        if fixed_slot_free_size(schema, params).is_some() {
+            let left = b.fresh("Left");
+            b.line(format!("local {record} = RecordCursor"));
+            b.line(format!("local {left} = RecordsLeft - 1"));
+            b.open(format!("if {left} < 0 then"));
+            b.line(format!("{record} = OpenClientRecord()"));
+            b.line(format!("{left} = RecordsLeft - 1"));
+            b.close("end");
+            let end = self
+                .emit_record_at(b, reliability, index, header, params, Start::Granted(&record))
+                .unwrap_or_else(|| "SendCursor".to_string());
+            b.line(format!("RecordsLeft = {left}"));
+            b.line(format!("RecordCursor = {end}"));
+            return;
+        }
+        let slots = params.iter().any(|p| resolve(schema, p.ty).layout.uses_instances);
+        b.line(format!("local {record} = SendCursor"));
         b.line(format!(
-            "if {end} + SendInstanceCount * 4 > MAX_PACKET_SIZE then SplitClientBatch() else {complete} end"
+            "if {record} ~= RecordCursor or RecordsLeft <= 0 then {record} = OpenClientRecord() end"
         ));
+        let left = slots.then(|| {
+            let left = b.fresh("Left");
+            // Until this record is complete no other starts without opening first, which
+            // removes the side-array values of a write that raised half-way.
+            b.line(format!("local {left} = RecordsLeft"));
+            b.line("RecordsLeft = 0");
+            left
+        });
+        let end = self
+            .emit_record_at(b, reliability, index, header, params, Start::Grow(&record))
+            .unwrap_or_else(|| "SendCursor".to_string());
+        let complete = match &left {
+            Some(left) => {
+                b.line(format!("RecordsLeft = {left} - 1"));
+                // Each side-array value counts 4 bytes of the packet, as the server counts it.
+                b.line("RecordRoom -= (SendInstanceCount - RecordInstances) * 4");
+                format!("RecordCursor, RecordInstances = {end}, SendInstanceCount")
+            }
+            None => {
+                b.line("RecordsLeft -= 1");
+                format!("RecordCursor = {end}")
+            }
+        };
+        // Past the grant's room (or the packet's: RecordRoom is under MAX_PACKET_SIZE), the
+        // record is settled out of line: the batch is split or the grant renewed.
+        let past = if self.fixed_record_bytes > 0 {
+            format!("{end} + RecordsLeft * FIXED_RECORD_BYTES > RecordRoom")
+        } else {
+            format!("{end} > RecordRoom")
+        };
+        b.line(format!("if {past} then SettleClientRecord() else {complete} end"));
     }
 
     /// Writes `[index][extra header bytes][payload]` at the end of the current batch.
@@ -62,7 +136,7 @@ impl ModuleGen<'_> {
     ) {
         let record = b.fresh("Record");
         b.line(format!("local {record} = SendCursor"));
-        let _ = self.emit_record_at(b, reliability, index, header, params, &record);
+        let _ = self.emit_record_at(b, reliability, index, header, params, Start::Grow(&record));
     }
 
     /// A record written alone into the scratch batch, for the caller to send or copy.
@@ -87,8 +161,9 @@ impl ModuleGen<'_> {
         b.line("CopyScratchTo(Player)");
     }
 
-    /// The record at `record` (a local holding `SendCursor`). The fixed part is reserved
-    /// inline (`Allocate` without the call: this runs once per fire) and `SendCursor`
+    /// The record at `start` (a local holding its offset). The fixed part is reserved
+    /// inline (`Allocate` without the call: this runs once per fire), or already by a
+    /// grant of records, and `SendCursor`
     /// moves before anything is written, so a write that raises leaves it past the
     /// last complete record. Returns the local holding the record's end when the whole
     /// record is fixed-size (then `SendCursor` equals it after the writes).
@@ -99,8 +174,11 @@ impl ModuleGen<'_> {
         index: u16,
         header: &[(u32, String)],
         params: &[Param],
-        record: &str,
+        start: Start,
     ) -> Option<String> {
+        let record = match start {
+            Start::Grow(record) | Start::Granted(record) => record,
+        };
         let schema = self.schema;
         let index_bytes = self.index_bytes(reliability);
         let header_size: u32 = index_bytes + header.iter().map(|(w, _)| *w).sum::<u32>();
@@ -111,7 +189,9 @@ impl ModuleGen<'_> {
         let total = header_size + fixed_payload.unwrap_or(0);
         let end = b.fresh("End");
         b.line(format!("local {end} = {record} + {total}"));
-        b.line(format!("if {end} > SendSize then Grow({end}) end"));
+        if matches!(start, Start::Grow(_)) {
+            b.line(format!("if {end} > SendSize then Grow({end}) end"));
+        }
         b.line(format!("SendCursor = {end}"));
         // A one-byte index followed by a u8/i8 payload field: one 16-bit write. bit32
         // converts the value exactly as writeu8 does (truncated to an unsigned 32-bit

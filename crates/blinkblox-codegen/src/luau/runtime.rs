@@ -189,6 +189,7 @@ pub const MODULE_NAMES: &[&str] = &[
     "INBOUND_BURST",
     "SYNC_VALIDATION",
     "CLIENT_FLUSH_RATE",
+    "FIXED_RECORD_BYTES",
     "ReliableListeners",
     "UnreliableListeners",
     "FunctionListeners",

@@ -372,6 +372,126 @@ fn a_busy_client_frame_is_split_under_max_events_per_packet_and_max_packet_size(
 }
 
 #[test]
+fn fixed_records_between_every_other_kind_of_write_keep_both_packet_limits() {
+    // Fixed-size records are written under a grant of records, checked once a run; the
+    // others settle the grant. Mixed with strings, side-array values, unreliable (scratch)
+    // fires and writes that raise half-way, every packet must still fit both limits: where
+    // the count binds first, where the bytes do, and where both do.
+    let pick = |i: u32| (i * 7) % 12;
+    let mut expected = Vec::new();
+    for i in 1..=900u32 {
+        match pick(i) {
+            0..=2 => expected.push(format!("Small:{i}")),
+            3..=6 => expected.push(format!("Pair:{}:{i}", i % 256)),
+            7 => expected.push(format!("Text:{}", i % 90)),
+            8 => expected.push(format!("Tagged:P:{}", i % 256)),
+            9 if i % 5 == 0 => {
+                expected.push(format!("Small:{i}"));
+                expected.push(format!("Tagged:P:{}", i % 256));
+            }
+            _ => {}
+        }
+    }
+    for (events, bytes) in [(37, 300), (37, 4000), (1000, 300)] {
+        let modules = compile(&format!(
+            r#"
+            option MaxEventsPerPacket = {events}
+            option MaxPacketSize = {bytes}
+            event Small {{ From: Client, Type: Reliable, Call: ManySync, Data: u16 }}
+            event Pair {{ From: Client, Type: Reliable, Call: ManySync, Data: (u8, u32) }}
+            event Text {{ From: Client, Type: Reliable, Call: ManySync, Data: string }}
+            event Tagged {{ From: Client, Type: Reliable, Call: ManySync, Data: struct {{ part: Instance, n: u8 }} }}
+            event Loose {{ From: Client, Type: Unreliable, Call: ManySync, Data: u8 }}
+            "#
+        ));
+        for mode in MODES {
+            let context = format!("{mode:?}, {events} events, {bytes} bytes");
+            let mut sim = start_with(
+                &modules,
+                mode,
+                1,
+                "for _, name in { 'P', 'Q' } do local p = Instance.new('Part') p.Name = name p.Parent = workspace end",
+            );
+            server_exec(
+                &sim,
+                r#"
+                local Net = require('Net')
+                shared.Got = {}
+                shared.Most = 0
+                Net.Small.On(function(_, n) table.insert(shared.Got, `Small:{n}`) end)
+                Net.Pair.On(function(_, a, b) table.insert(shared.Got, `Pair:{a}:{b}`) end)
+                Net.Text.On(function(_, s) table.insert(shared.Got, `Text:{#s}`) end)
+                Net.Tagged.On(function(_, v) table.insert(shared.Got, `Tagged:{v.part.Name}:{v.n}`) end)
+                "#,
+            );
+            sim.take_traffic();
+            for frame in 0..3u32 {
+                client_exec(
+                    &sim,
+                    0,
+                    &format!(
+                        r#"
+                        local Net = require('Net')
+                        for i = {frame} * 300 + 1, {frame} * 300 + 300 do
+                            local pick = (i * 7) % 12
+                            if pick <= 2 then Net.Small.Fire(i)
+                            elseif pick <= 6 then Net.Pair.Fire(i % 256, i)
+                            elseif pick == 7 then Net.Text.Fire(string.rep('t', i % 90))
+                            elseif pick == 8 then Net.Tagged.Fire({{ part = workspace.P, n = i % 256 }})
+                            elseif pick == 9 then
+                                -- Raises after its side-array value (Q, never delivered) is
+                                -- written. Such a write ends its packet at the next record (its
+                                -- batch's remaining grant is counted), so only now and then.
+                                if i % 5 == 0 then
+                                    assert(not pcall(Net.Tagged.Fire, {{ part = workspace.Q, n = "x" }}))
+                                    -- A fixed record over it, then side-array values again.
+                                    Net.Small.Fire(i)
+                                    Net.Tagged.Fire({{ part = workspace.P, n = i % 256 }})
+                                end
+                                assert(not pcall(Net.Small.Fire, "x"))
+                            elseif pick == 10 then Net.Loose.Fire(i % 256)
+                            else assert(not pcall(Net.Loose.Fire, nil)) end
+                        end
+                        "#
+                    ),
+                );
+                sim.step().expect("step");
+            }
+            sim.steps(2).expect("steps");
+            let traffic = sim.take_traffic();
+            let packets: Vec<_> = traffic
+                .calls()
+                .iter()
+                .filter(|c| c.kind == CallKind::FireServer)
+                .collect();
+            assert!(
+                packets.len() > 6,
+                "{context}: {} packets, so the limits split frames",
+                packets.len()
+            );
+            for call in packets {
+                assert!(
+                    call.buffer_bytes + call.instances * 4 <= bytes,
+                    "{context}: a packet of {} bytes and {} values",
+                    call.buffer_bytes,
+                    call.instances
+                );
+            }
+            let got: Vec<String> = sim.server().eval("return shared.Got").expect("eval");
+            assert_eq!(got, expected, "{context}: nothing dropped, in order");
+            // A packet over MaxEventsPerPacket would be cut short and counted.
+            assert_eq!(drop_counts(&sim), (0, 0), "{context}");
+            assert!(
+                sim.server().warnings().is_empty(),
+                "{context}: {:?}",
+                sim.server().warnings()
+            );
+            assert_no_errors(&sim);
+        }
+    }
+}
+
+#[test]
 fn a_client_event_larger_than_max_packet_size_is_dropped_on_the_client_with_one_warning() {
     let modules =
         compile("option MaxPacketSize = 200\nevent Big { From: Client, Type: Reliable, Call: ManySync, Data: string }");
