@@ -98,7 +98,7 @@ impl<'a> ModuleGen<'a> {
         // written per value; reader functions take it and return it); it is written back
         // to `RecvCursor` around what reads that (ReadLength's long form, an unreliable
         // stream record's flush number) and when the loop ends. A Sync listener's
-        // resume point is `ListenerResume` (receive.luau).
+        // resume point is `ListenerResume` (recv_state.luau).
         b.open_function(format!("local function Decode{channel}({signature})"));
         b.line("local B = RecvBuffer");
         b.line("local Size = RecvSize");
@@ -119,6 +119,10 @@ impl<'a> ModuleGen<'a> {
             b.close("end");
         }
         if self.index_bytes(reliability) == 2 {
+            // Every read is checked before it is made (`ListenerResume`, recv_state.luau).
+            if decode_checks_enabled() {
+                b.line("if Cursor + 2 > Size then OutOfBytes() end");
+            }
             b.line("local Index = buffer.readu16(B, Cursor)");
             b.line("Cursor += 2");
         } else {
@@ -157,6 +161,9 @@ impl<'a> ModuleGen<'a> {
             }
             Received::Request(function) => {
                 leaf.line(marker(&function.scope, &function.name, Some("invocation")));
+                if decode_checks_enabled() {
+                    leaf.line("if Cursor + 2 > Size then OutOfBytes() end");
+                }
                 leaf.line("local CallId = buffer.readu16(B, Cursor)");
                 leaf.line("Cursor += 2");
                 let params = payload_params(&function.data);
@@ -215,6 +222,9 @@ impl<'a> ModuleGen<'a> {
             }
             Received::Response(function) => {
                 leaf.line(marker(&function.scope, &function.name, Some("response")));
+                if decode_checks_enabled() {
+                    leaf.line("if Cursor + 3 > Size then OutOfBytes() end");
+                }
                 leaf.line("local CallId = buffer.readu16(B, Cursor)");
                 leaf.line("local Success = buffer.readu8(B, Cursor + 2)");
                 leaf.line("Cursor += 3");
@@ -230,7 +240,7 @@ impl<'a> ModuleGen<'a> {
                 leaf.line("Calls[CallId] = nil");
                 leaf.line("if Thread then task.spawn(Thread, false, \"the server's handler failed\") end");
                 leaf.middle("else");
-                leaf.line("error(\"response status is not 0 or 1\", 0)");
+                leaf.line("error(Failed(\"response status is not 0 or 1\"), 0)");
                 leaf.close("end");
             }
         }

@@ -102,9 +102,9 @@ pub fn emit_deliver(
             ));
             b.open("if Listener then");
             if call == CallMode::SingleSync {
+                // Left set after the call: a failed check clears it (recv_state.luau).
                 b.line("ListenerResume = Cursor");
                 b.line(format!("Listener({all})"));
-                b.line("ListenerResume = false");
             } else {
                 b.line(format!("task.spawn(Listener, {all})"));
             }
@@ -119,7 +119,6 @@ pub fn emit_deliver(
                 b.open("for _, Listener in List do");
                 b.line(format!("Listener({all})"));
                 b.close("end");
-                b.line("ListenerResume = false");
             } else {
                 b.open("for _, Listener in List do");
                 b.line(format!("task.spawn(Listener, {all})"));

@@ -212,3 +212,113 @@ fn reader_functions_of_large_channels_hand_back_the_cursor() {
         assert_no_errors(&sim);
     }
 }
+
+/// A Sync listener's resume point stays set after it returns: a record after it that
+/// fails must be a drop, never that listener's error. So no read may raise on its own:
+/// every truncation of records holding each kind of read at the cursor (a tagged enum's
+/// tag, an optional's flag, a length prefix, a string's bytes, a map, a struct's fixed
+/// block) is a drop with nothing reported as an error.
+#[test]
+fn every_truncation_after_a_sync_listener_is_a_drop_not_its_error() {
+    let modules = compile(
+        r#"
+        enum Action = "kind" { Move { to: u16 }, Say { text: string(..20) } }
+        map Scores = { [u8]: u16 }(..4)
+        export struct Payload { action: Action, note: string(..10)?, scores: Scores, tail: u8 }
+        event P { From: Client, Type: Reliable, Call: SingleSync, Data: Payload }
+        "#,
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.server()
+            .exec("shared.Got = {} require('Net').P.On(function(_, v) table.insert(shared.Got, v.tail) end)")
+            .expect("listener");
+        // Three records ([index 0][payload]), written by the module's own Write.
+        let (packet, ends): (Vec<u8>, Vec<usize>) = {
+            let bytes: Vec<Vec<u8>> = sim
+                .server()
+                .eval(
+                    r#"
+                    local Net = require("Net")
+                    local Records = {}
+                    for _, Value in {
+                        { action = { kind = "Move", to = 700 }, note = nil, scores = { [1] = 2, [3] = 400 }, tail = 1 },
+                        { action = { kind = "Say", text = "hello" }, note = "n", scores = {}, tail = 2 },
+                        { action = { kind = "Move", to = 9 }, note = "note", scores = { [5] = 6 }, tail = 3 },
+                    } do
+                        local Bytes = Net.Payload.Write(Value)
+                        local Record = { 0 }
+                        for At = 0, buffer.len(Bytes) - 1 do table.insert(Record, buffer.readu8(Bytes, At)) end
+                        table.insert(Records, Record)
+                    end
+                    return Records
+                    "#,
+                )
+                .expect("write");
+            let mut packet = Vec::new();
+            let mut ends = vec![0];
+            for record in bytes {
+                packet.extend(record);
+                ends.push(packet.len());
+            }
+            (packet, ends)
+        };
+        for cut in 1..packet.len() {
+            sim.server().exec("table.clear(shared.Got)").expect("clear");
+            let errors_before = sim.server().errors().len();
+            let (_, drops_before) = drop_counts(&sim);
+            inject_client_packet(&mut sim, packet[..cut].to_vec());
+            sim.steps(2).expect("steps");
+            let got: Vec<u8> = sim.server().eval("return shared.Got").expect("eval");
+            let complete = ends.iter().filter(|&&end| end > 0 && end <= cut).count();
+            assert_eq!(got.len(), complete, "{mode:?} cut at {cut}: the records before the cut");
+            let errors = sim.server().errors();
+            assert_eq!(
+                errors.len(),
+                errors_before,
+                "{mode:?} cut at {cut}: {:?}",
+                &errors[errors_before..]
+            );
+            let (_, drops) = drop_counts(&sim);
+            let dropped = if ends.contains(&cut) { 0 } else { 1 };
+            assert_eq!(drops - drops_before, dropped, "{mode:?} cut at {cut}");
+        }
+    }
+}
+
+/// A listener that reads a bad buffer with TryRead (whose failed check clears the resume
+/// point) and then raises still costs only its own event.
+#[test]
+fn a_listener_error_after_a_failed_try_read_costs_only_its_event() {
+    let modules = compile(
+        r#"
+        export struct Pair { a: u8, b: string(..4) }
+        event A { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }
+        "#,
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.server()
+            .exec(
+                r#"
+                local Net = require("Net")
+                shared.Got = {}
+                Net.A.On(function(_, v)
+                    if v == 2 then
+                        assert(not Net.Pair.TryRead(buffer.create(1)))
+                        error("boom")
+                    end
+                    table.insert(shared.Got, v)
+                end)
+                "#,
+            )
+            .expect("listener");
+        inject_client_packet(&mut sim, vec![0, 1, 0, 2, 0, 3]);
+        sim.steps(2).expect("steps");
+        let got: Vec<u8> = sim.server().eval("return shared.Got").expect("eval");
+        assert_eq!(got, [1, 3], "{mode:?}");
+        let errors = sim.server().errors();
+        assert!(errors.iter().any(|e| e.contains("boom")), "{mode:?}: {errors:?}");
+        assert_eq!(drop_counts(&sim), (0, 0), "{mode:?}");
+    }
+}

@@ -16,6 +16,7 @@ impl Reader<'_> {
     pub(super) fn read_tagged_enum(&mut self, tagged: &TaggedEnum, path: &ValuePath) -> String {
         let cursor = self.cursor;
         let (width, kind) = tag_layout(tagged.variants.len());
+        self.need_at_cursor(width);
         let variant_index = self.local("Variant", &read_number_call(kind, cursor));
         self.b.line(format!("{cursor} += {width}"));
         self.read_variants(tagged, &variant_index, path, |reader, variant, tag| {

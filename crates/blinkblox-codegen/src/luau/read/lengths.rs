@@ -12,6 +12,7 @@ impl Reader<'_> {
     pub(super) fn read_string(&mut self, length: &LengthRange, path: &ValuePath) -> String {
         let cursor = self.cursor;
         let len = self.read_length(length, path);
+        self.need_bytes(&len);
         let text = self.local("Text", &format!("buffer.readstring(B, {cursor}, {len})"));
         self.b.line(format!("{cursor} += {len}"));
         text
@@ -41,6 +42,7 @@ impl Reader<'_> {
     /// `RecvCursor` (synced around the call when the cursor is the loop's local).
     fn read_length_prefix(&mut self) -> String {
         let cursor = self.cursor;
+        self.need_at_cursor(1);
         let len = self.local("Length", &format!("buffer.readu8(B, {cursor})"));
         self.b.open(format!("if {len} < 0x80 then"));
         self.b.line(format!("{cursor} += 1"));

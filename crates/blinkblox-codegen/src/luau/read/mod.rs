@@ -78,6 +78,8 @@ impl Reader<'_> {
             let cursor = self.cursor;
             let offset = self.local("O", cursor);
             self.b.line(format!("{cursor} = {offset} + {size}"));
+            let end = self.size;
+            self.guard(format!("if {cursor} > {end} then OutOfBytes() end"));
             return self.read_at(ty, &offset, path);
         }
         match &ty.kind {
@@ -169,7 +171,21 @@ impl Reader<'_> {
 
     /// The statement that ends the packet because the value at `path` has `problem`.
     fn fail(&self, path: &ValuePath, problem: &str) -> String {
-        format!("error({}, 0)", string_literal(&format!("{}: {problem}", path.text())))
+        format!(
+            "error(Failed({}), 0)",
+            string_literal(&format!("{}: {problem}", path.text()))
+        )
+    }
+
+    /// Checks that `bytes` are left at the cursor before they are read: a read never raises
+    /// on its own, so that a failure after a Sync listener is not taken for its error.
+    fn need_at_cursor(&mut self, bytes: u32) {
+        let (cursor, size) = (self.cursor, self.size);
+        if bytes == 1 {
+            self.guard(format!("if {cursor} >= {size} then OutOfBytes() end"));
+        } else {
+            self.guard(format!("if {cursor} + {bytes} > {size} then OutOfBytes() end"));
+        }
     }
 
     /// Emits a check line, unless the checks are compiled out for a measurement.

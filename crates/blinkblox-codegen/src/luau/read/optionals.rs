@@ -11,6 +11,7 @@ impl Reader<'_> {
     /// A flagged optional at the cursor.
     pub(super) fn read_optional(&mut self, inner: &Type, path: &ValuePath) -> String {
         let cursor = self.cursor;
+        self.need_at_cursor(1);
         let flag = self.local("Flag", &format!("buffer.readu8(B, {cursor})"));
         self.b.line(format!("{cursor} += 1"));
         self.read_flagged(&flag, path, |reader| reader.read(inner, path))

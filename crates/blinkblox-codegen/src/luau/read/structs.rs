@@ -30,6 +30,8 @@ impl Reader<'_> {
             let cursor = self.cursor;
             let offset = self.local("O", cursor);
             self.b.line(format!("{cursor} = {offset} + {block}"));
+            let end = self.size;
+            self.guard(format!("if {cursor} > {end} then OutOfBytes() end"));
             offset
         } else {
             "0".to_string()
