@@ -119,10 +119,7 @@ impl<'a> ModuleGen<'a> {
             b.close("end");
         }
         if self.index_bytes(reliability) == 2 {
-            // Every read is checked before it is made (`ListenerResume`, recv_state.luau).
-            if decode_checks_enabled() {
-                b.line("if Cursor + 2 > Size then OutOfBytes() end");
-            }
+            need_at_cursor(b, 2);
             b.line("local Index = buffer.readu16(B, Cursor)");
             b.line("Cursor += 2");
         } else {
@@ -161,9 +158,7 @@ impl<'a> ModuleGen<'a> {
             }
             Received::Request(function) => {
                 leaf.line(marker(&function.scope, &function.name, Some("invocation")));
-                if decode_checks_enabled() {
-                    leaf.line("if Cursor + 2 > Size then OutOfBytes() end");
-                }
+                need_at_cursor(leaf, 2);
                 leaf.line("local CallId = buffer.readu16(B, Cursor)");
                 leaf.line("Cursor += 2");
                 let params = payload_params(&function.data);
@@ -222,9 +217,7 @@ impl<'a> ModuleGen<'a> {
             }
             Received::Response(function) => {
                 leaf.line(marker(&function.scope, &function.name, Some("response")));
-                if decode_checks_enabled() {
-                    leaf.line("if Cursor + 3 > Size then OutOfBytes() end");
-                }
+                need_at_cursor(leaf, 3);
                 leaf.line("local CallId = buffer.readu16(B, Cursor)");
                 leaf.line("local Success = buffer.readu8(B, Cursor + 2)");
                 leaf.line("Cursor += 3");
@@ -333,6 +326,14 @@ fn emit_dispatch(b: &mut CodeBuilder, leaves: &[(u16, String)]) {
     b.middle("else");
     emit_dispatch(b, high);
     b.close("end");
+}
+
+/// The loop's record header of `bytes` at the cursor must be in the packet before it is read:
+/// no read raises on its own (`ListenerResume`, recv_state.luau).
+fn need_at_cursor(b: &mut CodeBuilder, bytes: u32) {
+    if decode_checks_enabled() {
+        b.line(format!("if Cursor + {bytes} > Size then OutOfBytes() end"));
+    }
 }
 
 #[cfg(test)]

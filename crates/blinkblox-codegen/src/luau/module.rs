@@ -41,6 +41,15 @@ pub struct ModuleGen<'a> {
     pub fixed_record_bytes: u32,
 }
 
+/// The width of a record's index on a channel of `schema`: 2 bytes past 256 declarations.
+pub fn index_bytes(schema: &Schema, reliability: Reliability) -> u32 {
+    let layout = match reliability {
+        Reliability::Reliable => schema.reliable,
+        Reliability::Unreliable => schema.unreliable,
+    };
+    if layout.index_bytes >= 2 { 2 } else { 1 }
+}
+
 /// Past this many declarations, the per-declaration functions are fields of one table.
 const LOCAL_FUNCTION_DECLARATIONS: usize = 24;
 
@@ -106,11 +115,7 @@ impl<'a> ModuleGen<'a> {
 
     /// The width of a record's index on a channel: 2 bytes past 256 declarations.
     pub fn index_bytes(&self, reliability: Reliability) -> u32 {
-        let layout = match reliability {
-            Reliability::Reliable => self.schema.reliable,
-            Reliability::Unreliable => self.schema.unreliable,
-        };
-        if layout.index_bytes >= 2 { 2 } else { 1 }
+        index_bytes(self.schema, reliability)
     }
 
     /// WriteValidations checks for a payload, emitted before anything is written.

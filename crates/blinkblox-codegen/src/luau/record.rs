@@ -9,14 +9,14 @@ use blinkblox_schema::wire::resolve;
 
 use super::builder::CodeBuilder;
 use super::layout::{is_byte_number, offset_plus};
-use super::module::ModuleGen;
+use super::module::{ModuleGen, index_bytes};
 use super::payload::{Param, payload_params};
 use super::write::Writer;
 
 /// The largest record the client writes with no check but its grant (`FIXED_RECORD_BYTES`):
 /// reliable, of fixed size, and without side-array values. 0 when there is none.
 pub fn largest_fixed_record(schema: &Schema) -> u32 {
-    let index_bytes = if schema.reliable.index_bytes >= 2 { 2 } else { 1 };
+    let index_bytes = index_bytes(schema, Reliability::Reliable);
     let events = schema
         .events
         .iter()

@@ -78,8 +78,7 @@ impl Reader<'_> {
             let cursor = self.cursor;
             let offset = self.local("O", cursor);
             self.b.line(format!("{cursor} = {offset} + {size}"));
-            let end = self.size;
-            self.guard(format!("if {cursor} > {end} then OutOfBytes() end"));
+            self.check_cursor_in_packet();
             return self.read_at(ty, &offset, path);
         }
         match &ty.kind {
@@ -186,6 +185,13 @@ impl Reader<'_> {
         } else {
             self.guard(format!("if {cursor} + {bytes} > {size} then OutOfBytes() end"));
         }
+    }
+
+    /// After the cursor moved past a block about to be read at its old place: the block
+    /// must end within the packet (one comparison, the cursor already holding its end).
+    fn check_cursor_in_packet(&mut self) {
+        let (cursor, size) = (self.cursor, self.size);
+        self.guard(format!("if {cursor} > {size} then OutOfBytes() end"));
     }
 
     /// Emits a check line, unless the checks are compiled out for a measurement.

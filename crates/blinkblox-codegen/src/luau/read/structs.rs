@@ -30,8 +30,7 @@ impl Reader<'_> {
             let cursor = self.cursor;
             let offset = self.local("O", cursor);
             self.b.line(format!("{cursor} = {offset} + {block}"));
-            let end = self.size;
-            self.guard(format!("if {cursor} > {end} then OutOfBytes() end"));
+            self.check_cursor_in_packet();
             offset
         } else {
             "0".to_string()
