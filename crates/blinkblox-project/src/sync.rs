@@ -201,9 +201,18 @@ fn sync(
             project.manifest.output.allow_outside_project,
             "[output] allow_outside_project",
         )?;
-        writer::write_atomic_with(&write.path, write.contents.as_bytes(), before_rename)
-            .map_err(|err| ProjectError::io("write", &write.path, &err))?;
-        outcome.written.push(project.rel(&write.path));
+    }
+    let files: Vec<(&Path, &[u8])> = plan
+        .writes
+        .iter()
+        .map(|write| (write.path.as_path(), write.contents.as_bytes()))
+        .collect();
+    let staged = writer::stage(&files).map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
+    for file in staged {
+        let path = file.path().to_path_buf();
+        file.commit(before_rename)
+            .map_err(|err| ProjectError::io("write", &path, &err))?;
+        outcome.written.push(project.rel(&path));
     }
     for (removal, stop) in &plan.removals {
         writer::remove_output(removal, stop).map_err(|err| ProjectError::io("remove", removal, &err))?;

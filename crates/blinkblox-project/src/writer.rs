@@ -77,50 +77,122 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 }
 
 pub fn write_atomic_with(path: &Path, contents: &[u8], before_rename: BeforeRename<'_>) -> io::Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
+    let staged = stage(&[(path, contents)]).map_err(|(_, err)| err)?;
+    staged.into_iter().try_for_each(|file| file.commit(before_rename))
+}
+
+/// A file written in full under its temporary name and flushed to the disk, waiting to be
+/// renamed over its target. Dropped without [`Staged::commit`], its temporary file is removed.
+#[derive(Debug)]
+pub struct Staged {
+    temp: PathBuf,
+    path: PathBuf,
+    committed: bool,
+}
+
+impl Staged {
+    /// Where the file goes.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
-    let temp = temp_path_for(path);
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(contents)?;
-        file.flush()?;
-        // On the disk before the rename: a power loss must leave the old module or the new
-        // one, never an empty file under the module's name.
-        file.sync_all()?;
-        drop(file);
-        before_rename(&temp)?;
-        std::fs::rename(&temp, path)?;
-        sync_folder(path);
+
+    /// Renames the file over its target, after `before_rename`. The rename is not flushed on
+    /// its own: a power loss after it finds the old file or the new one, both complete.
+    pub fn commit(mut self, before_rename: BeforeRename<'_>) -> io::Result<()> {
+        before_rename(&self.temp)?;
+        std::fs::rename(&self.temp, &self.path)?;
+        self.committed = true;
         Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
     }
-    result
 }
 
-/// Flushes the folder entry of a rename to the disk, where the platform allows it.
-fn sync_folder(path: &Path) {
-    #[cfg(unix)]
-    if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty())
-        && let Ok(folder) = std::fs::File::open(parent)
-    {
-        let _ = folder.sync_all();
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.temp);
+        }
     }
-    #[cfg(not(unix))]
-    let _ = path;
 }
 
-/// Writes `contents` to `path` atomically unless the file already holds exactly `contents`;
-/// returns whether it wrote. An unchanged file keeps its modification time, so `rojo serve`
-/// does not re-sync it.
-pub fn write_if_changed(path: &Path, contents: &[u8]) -> io::Result<bool> {
-    if std::fs::read(path).is_ok_and(|on_disk| on_disk == contents) {
-        return Ok(false);
+/// Writes each file under its temporary name next to its target (creating parent folders),
+/// then flushes them all to the disk, each on its own thread so that the file system can
+/// commit them together rather than one after another. Only flushed files are renamed over
+/// the modules: a power loss must leave the old module or the new one, never an empty file
+/// under the module's name. A failure names the file it happened to; the temporary files
+/// are removed and nothing is renamed.
+pub fn stage(files: &[(&Path, &[u8])]) -> Result<Vec<Staged>, (PathBuf, io::Error)> {
+    let mut staged = Vec::with_capacity(files.len());
+    let mut written = Vec::with_capacity(files.len());
+    for &(path, contents) in files {
+        let failed = |err| (path.to_path_buf(), err);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(failed)?;
+        }
+        let temp = temp_path_for(path);
+        let mut file = std::fs::File::create(&temp).map_err(failed)?;
+        staged.push(Staged {
+            temp,
+            path: path.to_path_buf(),
+            committed: false,
+        });
+        file.write_all(contents).map_err(failed)?;
+        written.push(file);
     }
-    write_atomic(path, contents)?;
-    Ok(true)
+    for (result, file) in flush_together(&written).into_iter().zip(&staged) {
+        result.map_err(|err| (file.path.clone(), err))?;
+    }
+    Ok(staged)
+}
+
+/// Flushes every file to the disk at once, the first on this thread and each other on one of
+/// its own (on this thread as well when no thread can be started); each file's result.
+fn flush_together(files: &[std::fs::File]) -> Vec<io::Result<()>> {
+    let Some((first, others)) = files.split_first() else {
+        return Vec::new();
+    };
+    std::thread::scope(|scope| {
+        let flushing: Vec<_> = others
+            .iter()
+            .map(|file| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, || file.sync_all())
+                    .map_err(|_| file)
+            })
+            .collect();
+        let mut results = vec![first.sync_all()];
+        for flush in flushing {
+            results.push(match flush {
+                Ok(thread) => thread
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("flushing the file to the disk failed"))),
+                Err(file) => file.sync_all(),
+            });
+        }
+        results
+    })
+}
+
+/// Writes each `(path, contents)` atomically unless the file already holds exactly those
+/// contents; for each file, whether it was written. An unchanged file keeps its modification
+/// time, so `rojo serve` does not re-sync it. The changed files are staged and flushed
+/// together ([`stage`]), then renamed in order: a failure before the renames writes none of
+/// them, and names the file it happened to.
+pub fn write_changed(files: &[(&Path, &[u8])]) -> Result<Vec<bool>, (PathBuf, io::Error)> {
+    let changed: Vec<bool> = files
+        .iter()
+        .map(|(path, contents)| std::fs::read(path).is_ok_and(|on_disk| on_disk == *contents))
+        .map(|same| !same)
+        .collect();
+    let to_write: Vec<(&Path, &[u8])> = files
+        .iter()
+        .zip(&changed)
+        .filter_map(|(file, changed)| changed.then_some(*file))
+        .collect();
+    for file in stage(&to_write)? {
+        let path = file.path().to_path_buf();
+        file.commit(&no_hook).map_err(|err| (path, err))?;
+    }
+    Ok(changed)
 }
 
 /// Refuses any path inside `Packages/`, `ServerPackages/` or `DevPackages/` under `root`.
@@ -220,29 +292,47 @@ mod tests {
     fn an_identical_output_is_left_alone_and_a_different_one_rewritten() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("out").join("Server.luau");
-        assert!(
-            write_if_changed(&path, b"return 1\n").expect("first write"),
-            "a new file is written"
-        );
+        let write = |contents: &[u8]| write_changed(&[(&path, contents)]).expect("write")[0];
+        assert!(write(b"return 1\n"), "a new file is written");
         let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
         std::fs::File::options()
             .write(true)
             .open(&path)
             .and_then(|file| file.set_modified(old))
             .expect("set mtime");
-        assert!(
-            !write_if_changed(&path, b"return 1\n").expect("same"),
-            "the same bytes are not rewritten"
-        );
+        assert!(!write(b"return 1\n"), "the same bytes are not rewritten");
         let modified = std::fs::metadata(&path)
             .and_then(|meta| meta.modified())
             .expect("mtime");
         assert_eq!(modified, old, "an unchanged output keeps its modification time");
-        assert!(write_if_changed(&path, b"return 2\n").expect("changed"));
+        assert!(write(b"return 2\n"));
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "return 2\n");
         // A longer file that starts with the new contents is not mistaken for them.
-        assert!(write_if_changed(&path, b"return").expect("prefix"));
+        assert!(write(b"return"));
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "return");
+    }
+
+    #[test]
+    fn files_written_together_change_none_when_one_cannot_be_written() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let server = dir.path().join("out/Server.luau");
+        let client = dir.path().join("blocked/Client.luau");
+        write_atomic(&server, b"-- version 1\n").expect("first write");
+        // A file where the client's folder would go: its folder cannot be created.
+        std::fs::write(dir.path().join("blocked"), "not a folder").expect("block");
+        let (failed, _) = write_changed(&[(&server, b"-- version 2\n"), (&client, b"-- client\n")]).unwrap_err();
+        assert_eq!(failed, client, "the error names the file it happened to");
+        assert_eq!(std::fs::read_to_string(&server).expect("read"), "-- version 1\n");
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("out"))
+            .expect("list")
+            .map(|entry| entry.expect("entry").file_name())
+            .collect();
+        assert_eq!(left, ["Server.luau"], "no temporary file is left");
+
+        std::fs::remove_file(dir.path().join("blocked")).expect("unblock");
+        let written = write_changed(&[(&server, b"-- version 2\n"), (&client, b"-- client\n")]).expect("write");
+        assert_eq!(written, [true, true]);
+        assert_eq!(std::fs::read_to_string(&client).expect("read"), "-- client\n");
     }
 
     use super::*;

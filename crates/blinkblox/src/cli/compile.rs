@@ -120,23 +120,26 @@ fn compile_once(file: &Path, out: &Output) -> Option<BTreeSet<PathBuf>> {
         );
         return None;
     }
-    for (kind, path) in &destinations {
-        let Some(generated) = compiled.files.iter().find(|f| f.kind == *kind) else {
-            continue;
-        };
-        match writer::write_if_changed(path, generated.contents.as_bytes()) {
-            Ok(written) => out.status(&format!(
-                "{} {}",
-                if written { "wrote" } else { "unchanged" },
-                path.display()
-            )),
-            Err(problem) => {
-                out.error_text(
-                    &format!("could not write `{}`: {problem}", path.display()),
-                    Some("check that the folder is writable, or change the schema's output options"),
-                );
-                return None;
+    let files: Vec<(&Path, &[u8])> = destinations
+        .iter()
+        .filter_map(|(kind, path)| {
+            let generated = compiled.files.iter().find(|f| f.kind == *kind)?;
+            Some((path.as_path(), generated.contents.as_bytes()))
+        })
+        .collect();
+    match writer::write_changed(&files) {
+        Ok(written) => {
+            for ((path, _), written) in files.iter().zip(written) {
+                let verdict = if written { "wrote" } else { "unchanged" };
+                out.status(&format!("{verdict} {}", path.display()));
             }
+        }
+        Err((path, problem)) => {
+            out.error_text(
+                &format!("could not write `{}`: {problem}", path.display()),
+                Some("check that the folder is writable, or change the schema's output options"),
+            );
+            return None;
         }
     }
     let mut inputs: BTreeSet<PathBuf> = compiled.imports().into_iter().collect();
