@@ -56,7 +56,7 @@ impl ApiNode {
 
     /// Emits `table.freeze({ … })` for this node, real or edit-mode.
     pub fn emit(&self, b: &mut CodeBuilder, noop: bool, first_line: &str, last_line: &str) {
-        b.open(format!("{first_line}table.freeze({{"));
+        b.open_fmt(format_args!("{first_line}table.freeze({{"));
         for (name, item) in &self.entries {
             match item {
                 ApiItem::Scope(node) => node.emit(b, noop, &format!("{} = ", table_key(name)), ","),
@@ -69,7 +69,7 @@ impl ApiNode {
                     ));
                 }
                 ApiItem::Members { real, noop: noop_lines } => {
-                    b.open(format!("{} = table.freeze({{", table_key(name)));
+                    b.open_fmt(format_args!("{} = table.freeze({{", table_key(name)));
                     // An entry is one line or a block of lines (`raw` re-indents it).
                     for line in if noop { noop_lines } else { real } {
                         if line.is_empty() {

@@ -2,6 +2,7 @@
 //! numbered per stem and afresh in each function.
 
 use std::collections::BTreeMap;
+use std::fmt::{self, Write};
 
 /// A position in a builder's text and its count of fresh names ([`CodeBuilder::mark`]).
 #[derive(Debug, Clone, Copy)]
@@ -58,6 +59,27 @@ impl CodeBuilder {
             self.text.push_str(line);
         }
         self.text.push('\n');
+    }
+
+    /// [`CodeBuilder::line`] for `format_args!`: the line is formatted straight into the
+    /// module's text rather than into a string of its own first.
+    pub fn line_fmt(&mut self, line: fmt::Arguments<'_>) {
+        let start = self.text.len();
+        self.indent();
+        let indented = self.text.len();
+        // Writing into a String cannot fail.
+        let _ = self.text.write_fmt(line);
+        if self.text.len() == indented {
+            // An empty line has no indentation, as with `line`.
+            self.text.truncate(start);
+        }
+        self.text.push('\n');
+    }
+
+    /// [`CodeBuilder::open`] for `format_args!`, as [`CodeBuilder::line_fmt`].
+    pub fn open_fmt(&mut self, line: fmt::Arguments<'_>) {
+        self.line_fmt(line);
+        self.depth += 1;
     }
 
     /// Appends a line and indents what follows (`if … then`, `do`, `function(…)`).
@@ -136,7 +158,7 @@ impl CodeBuilder {
     /// Opens branch `position` (from 0) of an `if … elseif …` chain on `condition`.
     pub fn branch(&mut self, position: usize, condition: &str) {
         if position == 0 {
-            self.open(format!("if {condition} then"));
+            self.open_fmt(format_args!("if {condition} then"));
         } else {
             self.middle(format!("elseif {condition} then"));
         }
@@ -256,7 +278,7 @@ mod tests {
         assert!(!b.scope_since(mark, "", ""), "no locals, no block");
         let mark = b.mark();
         let text = b.fresh("Text");
-        b.line(format!("local {text} = Read()"));
+        b.line_fmt(format_args!("local {text} = Read()"));
         assert!(b.scope_since(mark, "local Field: any", &format!("Field = {text}")));
         b.close("end");
         assert_eq!(

@@ -56,7 +56,7 @@ fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<Stri
     let typed = typed_params(mg.schema, &params);
     let member = mg.members.fire;
     let mut b = CodeBuilder::new();
-    b.open(format!("{member} = function({})", typed.join(", ")));
+    b.open_fmt(format_args!("{member} = function({})", typed.join(", ")));
     b.line(marker(&event.scope, &event.name, None));
     mg.emit_checks(
         &mut b,
@@ -109,10 +109,10 @@ fn emit_invoker(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl
     b.line("local Thread = coroutine.running()");
     b.line("Calls[CallId] = Thread");
     if let Some(seconds) = function.timeout {
-        b.open(format!("task.delay({seconds:?}, function()"));
+        b.open_fmt(format_args!("task.delay({seconds:?}, function()"));
         b.open("if Calls[CallId] == Thread then");
         b.line("Calls[CallId] = nil");
-        b.line(format!(
+        b.line_fmt(format_args!(
             "task.spawn(Thread, false, \"no response within {seconds} seconds\")"
         ));
         b.close("end");
@@ -124,16 +124,16 @@ fn emit_invoker(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDecl
         1 => vec!["Returned".into()],
         count => (1..=count).map(|i| format!("Returned{i}")).collect(),
     };
-    b.line(format!("local Ok, {} = coroutine.yield()", values.join(", ")));
+    b.line_fmt(format_args!("local Ok, {} = coroutine.yield()", values.join(", ")));
     b.open("if not Ok then");
-    b.line(format!(
+    b.line_fmt(format_args!(
         "error(\"[BlinkBlox] There was an exception while processing \" .. {} .. \": \" .. tostring({}), 2)",
         string_literal(&format!("\"{name}\"")),
         values[0]
     ));
     b.close("end");
     if !returns.is_empty() {
-        b.line(format!("return {}", values.join(", ")));
+        b.line_fmt(format_args!("return {}", values.join(", ")));
     }
     b.close("end");
     b.line("");
@@ -152,26 +152,29 @@ fn invoke_members(mg: &ModuleGen, function: &FunctionDecl, invoker: &str) -> (Ve
     let mut b = CodeBuilder::new();
     match function.yield_mode {
         YieldMode::Coroutine => {
-            b.open(format!(
+            b.open_fmt(format_args!(
                 "{member} = function({}): ({})",
                 typed.join(", "),
                 returns.join(", ")
             ));
-            b.line(format!("return {invoker}({})", names.join(", ")));
+            b.line_fmt(format_args!("return {invoker}({})", names.join(", ")));
         }
         // The library's own type, as its module declares it, is what `Invoke` returns.
         YieldMode::Future => {
-            b.open(format!("{member} = function({})", typed.join(", ")));
-            b.line(format!("return FutureLibrary.Try({})", call_args.join(", ")));
+            b.open_fmt(format_args!("{member} = function({})", typed.join(", ")));
+            b.line_fmt(format_args!("return FutureLibrary.Try({})", call_args.join(", ")));
         }
         YieldMode::Promise => {
-            b.open(format!("{member} = function({})", typed.join(", ")));
+            b.open_fmt(format_args!("{member} = function({})", typed.join(", ")));
             b.open("return PromiseLibrary.new(function(Resolve: (...any) -> (), Reject: (any) -> ())");
             // Cast: pcall's type gives a function that returns nothing one result, but a
             // failed call also returns its error.
             let mut pcall_args = call_args.clone();
             pcall_args[0] = format!("{invoker} :: (...any) -> ...any");
-            b.line(format!("local Results = table.pack(pcall({}))", pcall_args.join(", ")));
+            b.line_fmt(format_args!(
+                "local Results = table.pack(pcall({}))",
+                pcall_args.join(", ")
+            ));
             b.open("if Results[1] then");
             b.line("Resolve(table.unpack(Results, 2, Results.n))");
             b.middle("else");
@@ -190,11 +193,11 @@ fn emit_libraries(b: &mut CodeBuilder, schema: &Schema) {
     let uses = |mode: YieldMode| schema.functions.iter().any(|f| f.yield_mode == mode);
     let mut any = false;
     if let (true, Some(path)) = (uses(YieldMode::Future), &schema.options.future_library) {
-        b.line(format!("local FutureLibrary = require({path})"));
+        b.line_fmt(format_args!("local FutureLibrary = require({path})"));
         any = true;
     }
     if let (true, Some(path)) = (uses(YieldMode::Promise), &schema.options.promise_library) {
-        b.line(format!("local PromiseLibrary = require({path})"));
+        b.line_fmt(format_args!("local PromiseLibrary = require({path})"));
         any = true;
     }
     if any {
@@ -266,11 +269,11 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, receives: (bool, bool)) {
     b.line("error(\"[BlinkBlox] the Client module was required on the server: require the Server module there\", 3)");
     b.close("end");
     emit_scope_guard(b, &schema.options.remote_scope);
-    b.line(format!(
+    b.line_fmt(format_args!(
         "Reliable = ReplicatedStorage:WaitForChild({}) :: any",
         string_literal(&reliable)
     ));
-    b.line(format!(
+    b.line_fmt(format_args!(
         "Unreliable = ReplicatedStorage:WaitForChild({}) :: any",
         string_literal(&unreliable)
     ));

@@ -179,18 +179,18 @@ impl<'a> ModuleGen<'a> {
                 leaf.middle("else");
                 let mut args = vec!["CallId".to_string(), "Listener".to_string()];
                 args.extend(values.iter().cloned());
-                leaf.line(format!(
+                leaf.line_fmt(format_args!(
                     "local Listener: ((...any) -> ...any) | false = FunctionListeners[{slot}]"
                 ));
                 leaf.open("if Listener then");
-                leaf.line(format!("task.spawn({respond}, {player}, {})", args.join(", ")));
+                leaf.line_fmt(format_args!("task.spawn({respond}, {player}, {})", args.join(", ")));
                 leaf.middle("else");
                 let mut packed = vec!["CallId".to_string()];
                 packed.extend(values.iter().cloned());
                 // A player has at most MAX_PENDING_INVOCATIONS waiting, fewer than its share
                 // of the queue (PLAYER_QUEUE_LIMIT), so the queue always takes it; were it
                 // refused, it would no longer be waiting.
-                leaf.line(format!(
+                leaf.line_fmt(format_args!(
                     "if not Push(FunctionQueues[{slot}], {player}, table.pack({})) then EndInvocation(Player) end",
                     packed.join(", ")
                 ));
@@ -228,7 +228,7 @@ impl<'a> ModuleGen<'a> {
                 leaf.line("Calls[CallId] = nil");
                 let mut args = vec!["Thread".to_string(), "true".to_string()];
                 args.extend(values);
-                leaf.line(format!("if Thread then task.spawn({}) end", args.join(", ")));
+                leaf.line_fmt(format_args!("if Thread then task.spawn({}) end", args.join(", ")));
                 leaf.middle("elseif Success == 0 then");
                 leaf.line("Calls[CallId] = nil");
                 leaf.line("if Thread then task.spawn(Thread, false, \"the server's handler failed\") end");
@@ -266,7 +266,7 @@ impl<'a> ModuleGen<'a> {
                 if params.len() > 1 {
                     reader.bind_local(mark, &expr, &param.name);
                 } else {
-                    reader.b.line(format!("local {} = {expr}", param.name));
+                    reader.b.line_fmt(format_args!("local {} = {expr}", param.name));
                 }
             }
         } else {
@@ -286,10 +286,10 @@ impl<'a> ModuleGen<'a> {
                 .iter()
                 .map(|p| read_param(&mut reader, p, params.len()))
                 .collect();
-            outer.line(format!("return {}, Cursor", exprs.join(", ")));
+            outer.line_fmt(format_args!("return {}, Cursor", exprs.join(", ")));
             outer.close("end");
-            leaf.line(format!("local {}", names.join(", ")));
-            leaf.line(format!("{}, Cursor = {reader_name}(Cursor)", names.join(", ")));
+            leaf.line_fmt(format_args!("local {}", names.join(", ")));
+            leaf.line_fmt(format_args!("{}, Cursor = {reader_name}(Cursor)", names.join(", ")));
         }
         names
     }
@@ -321,7 +321,7 @@ fn emit_dispatch(b: &mut CodeBuilder, leaves: &[(u16, String)]) {
     }
     let middle = leaves.len() / 2;
     let (low, high) = leaves.split_at(middle);
-    b.open(format!("if Index < {} then", high[0].0));
+    b.open_fmt(format_args!("if Index < {} then", high[0].0));
     emit_dispatch(b, low);
     b.middle("else");
     emit_dispatch(b, high);
@@ -332,7 +332,7 @@ fn emit_dispatch(b: &mut CodeBuilder, leaves: &[(u16, String)]) {
 /// no read raises on its own (`ListenerResume`, recv_state.luau).
 fn need_at_cursor(b: &mut CodeBuilder, bytes: u32) {
     if decode_checks_enabled() {
-        b.line(format!("if Cursor + {bytes} > Size then OutOfBytes() end"));
+        b.line_fmt(format_args!("if Cursor + {bytes} > Size then OutOfBytes() end"));
     }
 }
 

@@ -21,11 +21,11 @@ impl ModuleGen<'_> {
             let luau = type_name(&flat);
             let reader = self.function_name("Read", &decl.scope, &decl.name);
             let writer_name = self.function_name("Write", &decl.scope, &decl.name);
-            b.line(format!("-- {} (type)", describe(&decl.scope, &decl.name)));
+            b.line_fmt(format_args!("-- {} (type)", describe(&decl.scope, &decl.name)));
             self.open_function(b, &reader, &format!("(): {luau}"));
             b.line("local B = RecvBuffer");
             let expr = self.reader(b).read(&decl.ty, &ValuePath::root("Value"));
-            b.line(format!("return {expr}"));
+            b.line_fmt(format_args!("return {expr}"));
             b.close("end");
             b.line("");
             self.open_function(b, &writer_name, &format!("(Value: {luau})"));

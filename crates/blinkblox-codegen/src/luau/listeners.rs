@@ -97,31 +97,31 @@ pub fn emit_deliver(
     let all = args.join(", ");
     match call {
         CallMode::SingleSync | CallMode::SingleAsync => {
-            b.line(format!(
+            b.line_fmt(format_args!(
                 "local Listener: ((...any) -> ()) | false = {channel}Listeners[{slot}]"
             ));
             b.open("if Listener then");
             if call == CallMode::SingleSync {
                 // Left set after the call: a failed check clears it (recv_state.luau).
                 b.line("ListenerResume = Cursor");
-                b.line(format!("Listener({all})"));
+                b.line_fmt(format_args!("Listener({all})"));
             } else {
-                b.line(format!("task.spawn(Listener, {all})"));
+                b.line_fmt(format_args!("task.spawn(Listener, {all})"));
             }
         }
         _ => {
-            b.line(format!(
+            b.line_fmt(format_args!(
                 "local List: {{ (...any) -> () }} | false = {channel}Listeners[{slot}]"
             ));
             b.open("if List then");
             if call == CallMode::ManySync {
                 b.line("ListenerResume = Cursor");
                 b.open("for _, Listener in List do");
-                b.line(format!("Listener({all})"));
+                b.line_fmt(format_args!("Listener({all})"));
                 b.close("end");
             } else {
                 b.open("for _, Listener in List do");
-                b.line(format!("task.spawn(Listener, {all})"));
+                b.line_fmt(format_args!("task.spawn(Listener, {all})"));
                 b.close("end");
             }
         }

@@ -59,12 +59,12 @@ impl Lookups {
         }
         b.open("local Lookups: {");
         for (key, luau_type, _) in &self.definitions {
-            b.line(format!("{key}: {luau_type},"));
+            b.line_fmt(format_args!("{key}: {luau_type},"));
         }
         b.close("} = {");
         b.depth_in();
         for (key, _, constructor) in &self.definitions {
-            b.line(format!("{key} = {constructor},"));
+            b.line_fmt(format_args!("{key} = {constructor},"));
         }
         b.close("}");
         b.line("");

@@ -187,7 +187,7 @@ impl<'a> ModuleGen<'a> {
         let mut services = false;
         for service in ["ReplicatedStorage", "RunService", "Players"] {
             if used(service) {
-                out.line(format!("local {service} = game:GetService(\"{service}\")"));
+                out.line_fmt(format_args!("local {service} = game:GetService(\"{service}\")"));
                 services = true;
             }
         }
@@ -204,7 +204,7 @@ impl<'a> ModuleGen<'a> {
         let mut any_constant = false;
         for (name, value) in self.constants() {
             if used(name) {
-                out.line(format!("local {name} = {value}"));
+                out.line_fmt(format_args!("local {name} = {value}"));
                 any_constant = true;
             }
         }
@@ -262,7 +262,7 @@ impl<'a> ModuleGen<'a> {
         let mut any = false;
         for (name, luau_type, value) in tables {
             if code.contains(name) {
-                b.line(format!("local {name}: {luau_type} = {value}"));
+                b.line_fmt(format_args!("local {name}: {luau_type} = {value}"));
                 any = true;
             }
         }
@@ -272,7 +272,7 @@ impl<'a> ModuleGen<'a> {
             ("FunctionQueues", reliable),
         ] {
             if count > 0 && code.contains(name) {
-                b.line(format!("for Slot = 1, {count} do {name}[Slot] = NewQueue() end"));
+                b.line_fmt(format_args!("for Slot = 1, {count} do {name}[Slot] = NewQueue() end"));
             }
         }
         if any {

@@ -72,29 +72,29 @@ impl ModuleGen<'_> {
         let record = b.fresh("Record");
         if fixed_slot_free_size(schema, params).is_some() {
             let left = b.fresh("Left");
-            b.line(format!("local {record} = RecordCursor"));
-            b.line(format!("local {left} = RecordsLeft - 1"));
-            b.open(format!("if {left} < 0 then"));
-            b.line(format!("{record} = OpenClientRecord()"));
-            b.line(format!("{left} = RecordsLeft - 1"));
+            b.line_fmt(format_args!("local {record} = RecordCursor"));
+            b.line_fmt(format_args!("local {left} = RecordsLeft - 1"));
+            b.open_fmt(format_args!("if {left} < 0 then"));
+            b.line_fmt(format_args!("{record} = OpenClientRecord()"));
+            b.line_fmt(format_args!("{left} = RecordsLeft - 1"));
             b.close("end");
             let end = self
                 .emit_record_at(b, reliability, index, header, params, Start::Granted(&record))
                 .unwrap_or_else(|| "SendCursor".to_string());
-            b.line(format!("RecordsLeft = {left}"));
-            b.line(format!("RecordCursor = {end}"));
+            b.line_fmt(format_args!("RecordsLeft = {left}"));
+            b.line_fmt(format_args!("RecordCursor = {end}"));
             return;
         }
         let slots = params.iter().any(|p| resolve(schema, p.ty).layout.uses_instances);
-        b.line(format!("local {record} = SendCursor"));
-        b.line(format!(
+        b.line_fmt(format_args!("local {record} = SendCursor"));
+        b.line_fmt(format_args!(
             "if {record} ~= RecordCursor or RecordsLeft <= 0 then {record} = OpenClientRecord() end"
         ));
         let left = slots.then(|| {
             let left = b.fresh("Left");
             // Until this record is complete no other starts without opening first, which
             // removes the side-array values of a write that raised half-way.
-            b.line(format!("local {left} = RecordsLeft"));
+            b.line_fmt(format_args!("local {left} = RecordsLeft"));
             b.line("RecordsLeft = 0");
             left
         });
@@ -103,7 +103,7 @@ impl ModuleGen<'_> {
             .unwrap_or_else(|| "SendCursor".to_string());
         let complete = match &left {
             Some(left) => {
-                b.line(format!("RecordsLeft = {left} - 1"));
+                b.line_fmt(format_args!("RecordsLeft = {left} - 1"));
                 // Each side-array value counts 4 bytes of the packet, as the server counts it.
                 b.line("RecordRoom -= (SendInstanceCount - RecordInstances) * 4");
                 format!("RecordCursor, RecordInstances = {end}, SendInstanceCount")
@@ -120,7 +120,7 @@ impl ModuleGen<'_> {
         } else {
             format!("{end} > RecordRoom")
         };
-        b.line(format!("if {past} then SettleClientRecord() else {complete} end"));
+        b.line_fmt(format_args!("if {past} then SettleClientRecord() else {complete} end"));
     }
 
     /// Writes `[index][extra header bytes][payload]` at the end of the current batch.
@@ -135,7 +135,7 @@ impl ModuleGen<'_> {
         params: &[Param],
     ) {
         let record = b.fresh("Record");
-        b.line(format!("local {record} = SendCursor"));
+        b.line_fmt(format_args!("local {record} = SendCursor"));
         let _ = self.emit_record_at(b, reliability, index, header, params, Start::Grow(&record));
     }
 
@@ -188,11 +188,11 @@ impl ModuleGen<'_> {
             .sum::<Option<u32>>();
         let total = header_size + fixed_payload.unwrap_or(0);
         let end = b.fresh("End");
-        b.line(format!("local {end} = {record} + {total}"));
+        b.line_fmt(format_args!("local {end} = {record} + {total}"));
         if matches!(start, Start::Grow(_)) {
-            b.line(format!("if {end} > SendSize then Grow({end}) end"));
+            b.line_fmt(format_args!("if {end} > SendSize then Grow({end}) end"));
         }
-        b.line(format!("SendCursor = {end}"));
+        b.line_fmt(format_args!("SendCursor = {end}"));
         // A one-byte index followed by a u8/i8 payload field: one 16-bit write. bit32
         // converts the value exactly as writeu8 does (truncated to an unsigned 32-bit
         // integer), and the shift keeps its low byte, so the bytes are the same.
@@ -205,14 +205,14 @@ impl ModuleGen<'_> {
         let mut rest = params;
         match params.first() {
             Some(first) if merged_first => {
-                b.line(format!(
+                b.line_fmt(format_args!(
                     "buffer.writeu16(SendBuffer, {record}, bit32.lshift({}, 8) + {index})",
                     first.name
                 ));
                 at += 1;
                 rest = &params[1..];
             }
-            _ => b.line(format!("buffer.{index_write}(SendBuffer, {record}, {index})")),
+            _ => b.line_fmt(format_args!("buffer.{index_write}(SendBuffer, {record}, {index})")),
         }
         for (width, value) in header {
             let call = match width {
@@ -220,7 +220,7 @@ impl ModuleGen<'_> {
                 2 => "writeu16",
                 _ => "writeu32",
             };
-            b.line(format!(
+            b.line_fmt(format_args!(
                 "buffer.{call}(SendBuffer, {}, {value})",
                 offset_plus(record, at)
             ));

@@ -26,10 +26,10 @@ pub fn emit_scope_guard(b: &mut CodeBuilder, scope: &str) {
     b.line("Globals._BLINK = Registry");
     b.close("end");
     let literal = string_literal(scope);
-    b.open(format!("if Registry[{literal}] then"));
-    b.line(format!(
+    b.open_fmt(format_args!("if Registry[{literal}] then"));
+    b.line_fmt(format_args!(
         "error(\"[BlinkBlox] another module already uses the remote scope \" .. {literal} .. \": give each schema its own RemoteScope option\", 3)"
     ));
     b.close("end");
-    b.line(format!("Registry[{literal}] = true"));
+    b.line_fmt(format_args!("Registry[{literal}] = true"));
 }

@@ -231,9 +231,9 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
         let mut b = CodeBuilder::new();
         let mut signature: Vec<String> = first.map(|f| vec![f.to_string()]).unwrap_or_default();
         signature.extend(typed.iter().cloned());
-        b.open(format!("{member} = function({})", signature.join(", ")));
+        b.open_fmt(format_args!("{member} = function({})", signature.join(", ")));
         if let Some(validate) = &validate {
-            b.line(format!("{validate}({})", names.join(", ")));
+            b.line_fmt(format_args!("{validate}({})", names.join(", ")));
         }
         match route {
             Route::PlayerBatch => {
@@ -300,13 +300,13 @@ fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDe
         results.extend(names.iter().cloned());
     }
     // The handler's results as `any`: what it returns is checked as it is written.
-    b.line(format!(
+    b.line_fmt(format_args!(
         "local {}: any = pcall(Listener, Player, ...)",
         results.join(", ")
     ));
     b.line("EndInvocation(Player)");
     if !names.is_empty() {
-        b.line(format!("local Problem: any = {}", names[0]));
+        b.line_fmt(format_args!("local Problem: any = {}", names[0]));
     }
     b.open("if Ok then");
     b.line("BeginScratch()");
@@ -314,7 +314,10 @@ fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDe
     // also returns its error.
     let mut args = vec![format!("{write_return} :: (...any) -> ...any"), "CallId".to_string()];
     args.extend(names.iter().cloned());
-    b.line(format!("local Written, WriteProblem: any = pcall({})", args.join(", ")));
+    b.line_fmt(format_args!(
+        "local Written, WriteProblem: any = pcall({})",
+        args.join(", ")
+    ));
     b.line("EndScratch()");
     b.open("if Written then");
     b.line("CopyScratchTo(Player)");
@@ -322,7 +325,7 @@ fn emit_responder(mg: &mut ModuleGen, b: &mut CodeBuilder, function: &FunctionDe
     b.close("end");
     b.line("Problem = WriteProblem");
     b.close("end");
-    b.line(format!(
+    b.line_fmt(format_args!(
         "warn(`[BlinkBlox] {} encountered an error: {{tostring(Problem)}}`)",
         string_literal(&name).trim_matches('"').replace('`', "'")
     ));
@@ -340,14 +343,16 @@ fn on_function_members(mg: &ModuleGen, function: &FunctionDecl, respond: &str) -
     let returns = payload_types(schema, &function.returns);
     let listener_type = format!("({}) -> ({})", listener_params.join(", "), returns.join(", "));
     let mut b = CodeBuilder::new();
-    b.open(format!("{} = function(Listener: {listener_type})", mg.members.on));
-    b.line(format!("FunctionListeners[{slot}] = Listener"));
+    b.open_fmt(format_args!("{} = function(Listener: {listener_type})", mg.members.on));
+    b.line_fmt(format_args!("FunctionListeners[{slot}] = Listener"));
     b.open("while true do");
-    b.line(format!("local Found, Player, Packed = Pop(FunctionQueues[{slot}])"));
+    b.line_fmt(format_args!(
+        "local Found, Player, Packed = Pop(FunctionQueues[{slot}])"
+    ));
     b.open("if not Found then");
     b.line("break");
     b.close("end");
-    b.line(format!(
+    b.line_fmt(format_args!(
         "task.spawn({respond}, Player, Packed[1], Listener, table.unpack(Packed, 2, Packed.n))"
     ));
     b.close("end");
@@ -391,11 +396,11 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
     b.close("end");
     b.line("return Found");
     b.close("end");
-    b.line(format!(
+    b.line_fmt(format_args!(
         "Reliable = Remote(\"RemoteEvent\", {})",
         string_literal(&reliable)
     ));
-    b.line(format!(
+    b.line_fmt(format_args!(
         "Unreliable = Remote(\"UnreliableRemoteEvent\", {})",
         string_literal(&unreliable)
     ));
@@ -410,10 +415,10 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
         ("Unreliable", sends.receives_unreliable),
     ] {
         if receives {
-            b.open(format!(
+            b.open_fmt(format_args!(
                 "{remote}.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)"
             ));
-            b.line(format!("{receive}(Decode{remote}, Player, Packet, Instances)"));
+            b.line_fmt(format_args!("{receive}(Decode{remote}, Player, Packet, Instances)"));
             b.close("end)");
         }
     }

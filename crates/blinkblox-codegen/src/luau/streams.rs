@@ -72,7 +72,7 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
         Reliability::Reliable => 0,
         Reliability::Unreliable => mg.index_bytes(Reliability::Unreliable),
     };
-    body.line(format!(
+    body.line_fmt(format_args!(
         "OutgoingStreamOf.{key} = NewOutgoingStream({}, {}, {flush_offset})",
         stream.reliability == Reliability::Reliable,
         stream.per_player
@@ -83,25 +83,25 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
     let name = describe(&stream.scope, &stream.name);
     let mut b = CodeBuilder::new();
     if per_player {
-        b.open(format!("{set} = function(Player: Player, Value: {value_type})"));
+        b.open_fmt(format_args!("{set} = function(Player: Player, Value: {value_type})"));
     } else {
-        b.open(format!("{set} = function(Value: {value_type})"));
+        b.open_fmt(format_args!("{set} = function(Value: {value_type})"));
     }
     b.line(marker(&stream.scope, &stream.name, Some("stream")));
     mg.emit_checks(&mut b, &format!("{name}.{set}"), &params);
-    b.line(format!("{writer}(Value)"));
+    b.line_fmt(format_args!("{writer}(Value)"));
     if per_player {
-        b.line(format!("SetStreamFor(OutgoingStreamOf.{key}, Player, Value)"));
+        b.line_fmt(format_args!("SetStreamFor(OutgoingStreamOf.{key}, Player, Value)"));
     } else {
-        b.line(format!("SetStream(OutgoingStreamOf.{key}, Value)"));
+        b.line_fmt(format_args!("SetStream(OutgoingStreamOf.{key}, Value)"));
     }
     b.close("end,");
     if per_player {
-        b.open(format!("{get} = function(Player: Player): ({value_type})?"));
-        b.line(format!("return OutgoingStreamOf.{key}.Values[Player]"));
+        b.open_fmt(format_args!("{get} = function(Player: Player): ({value_type})?"));
+        b.line_fmt(format_args!("return OutgoingStreamOf.{key}.Values[Player]"));
     } else {
-        b.open(format!("{get} = function(): ({value_type})?"));
-        b.line(format!("return OutgoingStreamOf.{key}.Value"));
+        b.open_fmt(format_args!("{get} = function(): ({value_type})?"));
+        b.line_fmt(format_args!("return OutgoingStreamOf.{key}.Value"));
     }
     b.close("end,");
     let real = vec![b.finish()];
@@ -112,7 +112,7 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
 fn receiving_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDecl) -> (Vec<String>, Vec<String>) {
     let key = stream_key(stream);
     let value_type = luau_type(mg.schema, &stream.data);
-    body.line(format!("NewIncomingStream(\"{key}\")"));
+    body.line_fmt(format_args!("NewIncomingStream(\"{key}\")"));
     let (_, get) = set_get(mg);
     let on = mg.members.on;
     let real = if mg.side == Side::Server {
@@ -151,8 +151,8 @@ pub fn emit_receive(leaf: &mut CodeBuilder, stream: &StreamDecl, with_player: bo
     let player = if with_player { "Player" } else { "nil" };
     let key = stream_key(stream);
     match stream.reliability {
-        Reliability::Reliable => leaf.line(format!("ReceiveStream(IncomingStreams.{key}, {player}, {value})")),
-        Reliability::Unreliable => leaf.line(format!(
+        Reliability::Reliable => leaf.line_fmt(format_args!("ReceiveStream(IncomingStreams.{key}, {player}, {value})")),
+        Reliability::Unreliable => leaf.line_fmt(format_args!(
             "ReceiveStreamInOrder(IncomingStreams.{key}, {player}, Flush, {value})"
         )),
     }

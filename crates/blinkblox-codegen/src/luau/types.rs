@@ -100,7 +100,7 @@ pub fn emit_type_block(b: &mut CodeBuilder, schema: &Schema) {
         return;
     }
     for decl in &schema.types {
-        b.line(format!(
+        b.line_fmt(format_args!(
             "export type {} = {}",
             type_name(&decl.luau_name()),
             luau_type(schema, &decl.ty)

@@ -40,12 +40,12 @@ impl Reader<'_> {
             let text = reader.b.fresh("Text");
             reader
                 .b
-                .line(format!("local {text} = PacketStrings[B] or PacketString(B)"));
+                .line_fmt(format_args!("local {text} = PacketStrings[B] or PacketString(B)"));
             if !in_packet {
                 // `string.byte` past the end returns nothing where `buffer.readu8` raises:
                 // an exact-size array (no length prefix, so no check before it) must fit.
                 let size = resolve(reader.schema, element).layout.fixed_size.unwrap_or(0);
-                reader.b.line(format!(
+                reader.b.line_fmt(format_args!(
                     "if {cursor} + {count} * {size} > #{text} then OutOfBytes() end"
                 ));
             }
@@ -58,11 +58,11 @@ impl Reader<'_> {
     fn element_loop(&mut self, element: &Type, count: &str, cursor: &str, array: &str, path: &ValuePath) {
         let size = resolve(self.schema, element).layout.fixed_size.unwrap_or(0);
         let position = self.b.fresh("I");
-        self.b.open(format!("for {position} = 1, {count} do"));
+        self.b.open_fmt(format_args!("for {position} = 1, {count} do"));
         let item = self.read_at(element, cursor, path);
-        self.b.line(format!("{array}[{position}] = {item}"));
+        self.b.line_fmt(format_args!("{array}[{position}] = {item}"));
         if size > 0 {
-            self.b.line(format!("{cursor} += {size}"));
+            self.b.line_fmt(format_args!("{cursor} += {size}"));
         }
         self.b.close("end");
     }
@@ -82,7 +82,7 @@ impl Reader<'_> {
                 let names: Vec<String> = run.clone().map(|_| self.b.fresh("Byte")).collect();
                 let first = body.layout.fixed[run.start].offset;
                 // string.byte counts from 1.
-                self.b.line(format!(
+                self.b.line_fmt(format_args!(
                     "local {} = string.byte({text}, {}, {})",
                     names.join(", "),
                     offset_plus(offset, first + 1),

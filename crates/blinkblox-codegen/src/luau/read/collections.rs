@@ -21,7 +21,7 @@ impl Reader<'_> {
             self.need_bytes(&format!("({len} + 7) // 8"));
             let cursor = self.cursor;
             let offset = self.local("O", cursor);
-            self.b.line(format!("{cursor} = {offset} + ({len} + 7) // 8"));
+            self.b.line_fmt(format_args!("{cursor} = {offset} + ({len} + 7) // 8"));
             return self.read_packed_booleans(&len, &offset);
         }
         let array = self.b.fresh("Array");
@@ -30,8 +30,9 @@ impl Reader<'_> {
                 self.need_bytes(&format!("{len} * {size}"));
                 let at = self.cursor;
                 let cursor = self.local("P", at);
-                self.b.line(format!("{at} = {cursor} + {len} * {size}"));
-                self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
+                self.b.line_fmt(format_args!("{at} = {cursor} + {len} * {size}"));
+                self.b
+                    .line_fmt(format_args!("local {array}: {{ any }} = table.create({len})"));
                 // The count check above (unless checks are compiled out) covers the bytes.
                 self.fixed_element_loop(element, &len, &cursor, &array, &item_path, decode_checks_enabled());
             }
@@ -40,10 +41,11 @@ impl Reader<'_> {
                 if length.exact().is_none() {
                     self.guard_count(&len, element.layout.min_size, element.layout.uses_instances, path);
                 }
-                self.b.line(format!("local {array}: {{ any }} = table.create({len})"));
-                self.b.open(format!("for {position} = 1, {len} do"));
+                self.b
+                    .line_fmt(format_args!("local {array}: {{ any }} = table.create({len})"));
+                self.b.open_fmt(format_args!("for {position} = 1, {len} do"));
                 let item = self.read(element, &item_path);
-                self.b.line(format!("{array}[{position}] = {item}"));
+                self.b.line_fmt(format_args!("{array}[{position}] = {item}"));
                 self.b.close("end");
             }
         }
@@ -84,17 +86,19 @@ impl Reader<'_> {
                 let table = reader.local("Table", "BooleanRows");
                 let into = reader.local("Into", "1");
                 let at = reader.b.fresh("At");
-                reader.b.open(format!("for {at} = {offset}, {offset} + {rows} - 1 do"));
-                reader.b.line(format!(
+                reader
+                    .b
+                    .open_fmt(format_args!("for {at} = {offset}, {offset} + {rows} - 1 do"));
+                reader.b.line_fmt(format_args!(
                     "table.move({table}[buffer.readu8(B, {at}) + 1], 1, 8, {into}, {array})"
                 ));
-                reader.b.line(format!("{into} += 8"));
+                reader.b.line_fmt(format_args!("{into} += 8"));
             } else {
-                reader.b.open(format!("for {row} = 0, {rows} - 1 do"));
+                reader.b.open_fmt(format_args!("for {row} = 0, {rows} - 1 do"));
                 let byte = reader.local("Byte", &format!("buffer.readu8(B, {offset} + {row})"));
                 let base = reader.local("Base", &format!("{row} * 8"));
                 for bit in 0..8u32 {
-                    reader.b.line(format!(
+                    reader.b.line_fmt(format_args!(
                         "{array}[{base} + {}] = bit32.btest({byte}, {})",
                         bit + 1,
                         1u32 << bit
@@ -104,12 +108,12 @@ impl Reader<'_> {
             reader.b.close("end");
         });
         let tail = self.local("Tail", &format!("{len} % 8"));
-        self.b.open(format!("if {tail} > 0 then"));
+        self.b.open_fmt(format_args!("if {tail} > 0 then"));
         let byte = self.local("Byte", &format!("buffer.readu8(B, {offset} + {rows})"));
         let base = self.local("Base", &format!("{rows} * 8"));
         let bit = self.b.fresh("Bit");
-        self.b.open(format!("for {bit} = 1, {tail} do"));
-        self.b.line(format!(
+        self.b.open_fmt(format_args!("for {bit} = 1, {tail} do"));
+        self.b.line_fmt(format_args!(
             "{array}[{base} + {bit}] = bit32.btest({byte}, bit32.lshift(1, {bit} - 1))"
         ));
         self.b.close("end");
@@ -129,12 +133,12 @@ impl Reader<'_> {
             path,
         );
         let map = self.b.fresh("Map");
-        self.b.line(format!("local {map}: {{ [any]: any }} = {{}}"));
-        self.b.open(format!("for _ = 1, {len} do"));
+        self.b.line_fmt(format_args!("local {map}: {{ [any]: any }} = {{}}"));
+        self.b.open_fmt(format_args!("for _ = 1, {len} do"));
         let key_expr = self.read(key, path);
         let key_local = self.local("Key", &key_expr);
         let value_expr = self.read(value, path);
-        self.b.line(format!("{map}[{key_local}] = {value_expr}"));
+        self.b.line_fmt(format_args!("{map}[{key_local}] = {value_expr}"));
         self.b.close("end");
         map
     }
@@ -154,13 +158,13 @@ impl Reader<'_> {
         let value_size = resolve(schema, value).layout.fixed_size.unwrap_or(0);
         let map = self.typed_local("Map", "{ [any]: any }", "{}");
         let cursor = self.local("P", offset);
-        self.b.open(format!("for _ = 1, {n} do"));
+        self.b.open_fmt(format_args!("for _ = 1, {n} do"));
         let key_expr = self.read_at(key, &cursor, path);
         let key_local = self.local("Key", &key_expr);
         let at = offset_plus(&cursor, key_size);
         let value_expr = self.read_at(value, &at, path);
-        self.b.line(format!("{map}[{key_local}] = {value_expr}"));
-        self.b.line(format!("{cursor} += {}", key_size + value_size));
+        self.b.line_fmt(format_args!("{map}[{key_local}] = {value_expr}"));
+        self.b.line_fmt(format_args!("{cursor} += {}", key_size + value_size));
         self.b.close("end");
         map
     }

@@ -18,7 +18,7 @@ impl Reader<'_> {
         let (width, kind) = tag_layout(tagged.variants.len());
         self.need_at_cursor(width);
         let variant_index = self.local("Variant", &read_number_call(kind, cursor));
-        self.b.line(format!("{cursor} += {width}"));
+        self.b.line_fmt(format_args!("{cursor} += {width}"));
         self.read_variants(tagged, &variant_index, path, |reader, variant, tag| {
             reader.read_struct(&variant.body, Some(tag), path)
         })
@@ -44,12 +44,12 @@ impl Reader<'_> {
         mut read_variant: impl FnMut(&mut Self, &Variant, (String, String)) -> String,
     ) -> String {
         let value = self.b.fresh("Tagged");
-        self.b.line(format!("local {value}: any"));
+        self.b.line_fmt(format_args!("local {value}: any"));
         for (position, variant) in tagged.variants.iter().enumerate() {
             self.b.branch(position, &format!("{variant_index} == {position}"));
             let tag = (table_key(&tagged.tag), string_literal(&variant.name));
             let built = read_variant(self, variant, tag);
-            self.b.line(format!("{value} = {built}"));
+            self.b.line_fmt(format_args!("{value} = {built}"));
         }
         self.b.otherwise(tagged.variants.len());
         let fail = self.fail(path, "unknown variant");

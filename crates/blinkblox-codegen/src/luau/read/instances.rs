@@ -31,10 +31,10 @@ impl Reader<'_> {
             // A slot that holds no Instance is nil (Roblox sends nil for an
             // Instance the receiver cannot see); one of the wrong class is an error.
             self.b
-                .line(format!("if typeof({slot}) ~= \"Instance\" then {slot} = nil end"));
+                .line_fmt(format_args!("if typeof({slot}) ~= \"Instance\" then {slot} = nil end"));
             if let Some(class) = class {
                 let fail = self.fail(path, "not an Instance of the declared class");
-                self.b.line(format!(
+                self.b.line_fmt(format_args!(
                     "if {slot} ~= nil and not ({slot} :: Instance):IsA({}) then {fail} end",
                     string_literal(class)
                 ));

@@ -14,7 +14,7 @@ impl Reader<'_> {
         let len = self.read_length(length, path);
         self.need_bytes(&len);
         let text = self.local("Text", &format!("buffer.readstring(B, {cursor}, {len})"));
-        self.b.line(format!("{cursor} += {len}"));
+        self.b.line_fmt(format_args!("{cursor} += {len}"));
         text
     }
 
@@ -24,8 +24,9 @@ impl Reader<'_> {
         let len = self.read_length(length, path);
         self.need_bytes(&len);
         let data = self.local("Data", &format!("buffer.create({len})"));
-        self.b.line(format!("buffer.copy({data}, 0, B, {cursor}, {len})"));
-        self.b.line(format!("{cursor} += {len}"));
+        self.b
+            .line_fmt(format_args!("buffer.copy({data}, 0, B, {cursor}, {len})"));
+        self.b.line_fmt(format_args!("{cursor} += {len}"));
         data
     }
 
@@ -33,7 +34,8 @@ impl Reader<'_> {
     pub(super) fn read_exact_buffer(&mut self, length: &LengthRange, offset: &str) -> String {
         let n = length.exact().unwrap_or(0);
         let data = self.local("Data", &format!("buffer.create({n})"));
-        self.b.line(format!("buffer.copy({data}, 0, B, {offset}, {n})"));
+        self.b
+            .line_fmt(format_args!("buffer.copy({data}, 0, B, {offset}, {n})"));
         data
     }
 
@@ -44,15 +46,15 @@ impl Reader<'_> {
         let cursor = self.cursor;
         self.need_at_cursor(1);
         let len = self.local("Length", &format!("buffer.readu8(B, {cursor})"));
-        self.b.open(format!("if {len} < 0x80 then"));
-        self.b.line(format!("{cursor} += 1"));
+        self.b.open_fmt(format_args!("if {len} < 0x80 then"));
+        self.b.line_fmt(format_args!("{cursor} += 1"));
         self.b.middle("else");
         if cursor == "RecvCursor" {
-            self.b.line(format!("{len} = ReadLength()"));
+            self.b.line_fmt(format_args!("{len} = ReadLength()"));
         } else {
-            self.b.line(format!("RecvCursor = {cursor}"));
-            self.b.line(format!("{len} = ReadLength()"));
-            self.b.line(format!("{cursor} = RecvCursor"));
+            self.b.line_fmt(format_args!("RecvCursor = {cursor}"));
+            self.b.line_fmt(format_args!("{len} = ReadLength()"));
+            self.b.line_fmt(format_args!("{cursor} = RecvCursor"));
         }
         self.b.close("end");
         len

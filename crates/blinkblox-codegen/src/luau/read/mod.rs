@@ -77,7 +77,7 @@ impl Reader<'_> {
             }
             let cursor = self.cursor;
             let offset = self.local("O", cursor);
-            self.b.line(format!("{cursor} = {offset} + {size}"));
+            self.b.line_fmt(format_args!("{cursor} = {offset} + {size}"));
             self.check_cursor_in_packet();
             return self.read_at(ty, &offset, path);
         }
@@ -164,7 +164,7 @@ impl Reader<'_> {
             .b
             .scope_since(mark, &format!("local {name}: any"), &format!("{name} = {value}"))
         {
-            self.b.line(format!("local {name} = {value}"));
+            self.b.line_fmt(format_args!("local {name} = {value}"));
         }
     }
 
@@ -204,13 +204,13 @@ impl Reader<'_> {
     /// A fresh local with a type annotation (tables filled after they are made).
     fn typed_local(&mut self, stem: &str, luau_type: &str, expr: &str) -> String {
         let name = self.b.fresh(stem);
-        self.b.line(format!("local {name}: {luau_type} = {expr}"));
+        self.b.line_fmt(format_args!("local {name}: {luau_type} = {expr}"));
         name
     }
 
     fn local(&mut self, stem: &str, expr: &str) -> String {
         let name = self.b.fresh(stem);
-        self.b.line(format!("local {name} = {expr}"));
+        self.b.line_fmt(format_args!("local {name} = {expr}"));
         name
     }
 }

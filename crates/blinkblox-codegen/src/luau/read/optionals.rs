@@ -13,7 +13,7 @@ impl Reader<'_> {
         let cursor = self.cursor;
         self.need_at_cursor(1);
         let flag = self.local("Flag", &format!("buffer.readu8(B, {cursor})"));
-        self.b.line(format!("{cursor} += 1"));
+        self.b.line_fmt(format_args!("{cursor} += 1"));
         self.read_flagged(&flag, path, |reader| reader.read(inner, path))
     }
 
@@ -29,10 +29,10 @@ impl Reader<'_> {
     /// The value `read_inner` reads when the local `flag` is 1, nil when it is 0.
     fn read_flagged(&mut self, flag: &str, path: &ValuePath, read_inner: impl FnOnce(&mut Self) -> String) -> String {
         let value = self.b.fresh("Maybe");
-        self.b.line(format!("local {value}: any = nil"));
-        self.b.open(format!("if {flag} == 1 then"));
+        self.b.line_fmt(format_args!("local {value}: any = nil"));
+        self.b.open_fmt(format_args!("if {flag} == 1 then"));
         let inner_value = read_inner(self);
-        self.b.line(format!("{value} = {inner_value}"));
+        self.b.line_fmt(format_args!("{value} = {inner_value}"));
         self.b.middle(format!("elseif {flag} ~= 0 then"));
         let fail = self.fail(path, "optional flag is not 0 or 1");
         self.b.line(fail);

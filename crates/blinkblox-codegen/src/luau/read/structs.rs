@@ -29,7 +29,7 @@ impl Reader<'_> {
         let offset = if block > 0 {
             let cursor = self.cursor;
             let offset = self.local("O", cursor);
-            self.b.line(format!("{cursor} = {offset} + {block}"));
+            self.b.line_fmt(format_args!("{cursor} = {offset} + {block}"));
             self.check_cursor_in_packet();
             offset
         } else {
@@ -51,10 +51,10 @@ impl Reader<'_> {
             match (&resolve(self.schema, &field.ty).kind, flag) {
                 (TypeKind::Optional(inner), Some(condition)) => {
                     let value = self.b.fresh("Field");
-                    self.b.line(format!("local {value}: any = nil"));
-                    self.b.open(format!("if {condition} then"));
+                    self.b.line_fmt(format_args!("local {value}: any = nil"));
+                    self.b.open_fmt(format_args!("if {condition} then"));
                     let inner_value = self.read(inner, &field_path);
-                    self.b.line(format!("{value} = {inner_value}"));
+                    self.b.line_fmt(format_args!("{value} = {inner_value}"));
                     self.b.close("end");
                     values[field_index] = Some(value);
                 }
@@ -122,9 +122,9 @@ impl Reader<'_> {
             let flag = present.iter().find(|(f, _)| *f == field_index).map(|(_, c)| c.clone());
             match (&resolve(self.schema, &field.ty).kind, flag) {
                 (TypeKind::Optional(inner), Some(condition)) => {
-                    self.b.open(format!("if {condition} then"));
+                    self.b.open_fmt(format_args!("if {condition} then"));
                     let value = self.read(inner, &field_path);
-                    self.b.line(format!("{target} = {value}"));
+                    self.b.line_fmt(format_args!("{target} = {value}"));
                     self.b.close("end");
                 }
                 _ => {

@@ -72,7 +72,8 @@ impl Writer<'_> {
                     format!("bit32.replace({low}, {field}, {}, 8)", 8 * (position + 1))
                 });
             let target = offset_plus(offset, at);
-            self.b.line(format!("buffer.{call}(SendBuffer, {target}, {merged})"));
+            self.b
+                .line_fmt(format_args!("buffer.{call}(SendBuffer, {target}, {merged})"));
             at += width as u32;
             rest = after;
         }

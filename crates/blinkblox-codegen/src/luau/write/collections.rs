@@ -17,8 +17,8 @@ impl Writer<'_> {
         let len = self.b.fresh("Length");
         let prefixed = length.exact().is_none();
         match length.exact() {
-            Some(n) => self.b.line(format!("local {len} = {n}")),
-            None => self.b.line(format!("local {len} = #{array}")),
+            Some(n) => self.b.line_fmt(format_args!("local {len} = {n}")),
+            None => self.b.line_fmt(format_args!("local {len} = #{array}")),
         }
         // The length prefix and the elements' bytes in one reservation when the
         // elements have a fixed size.
@@ -26,7 +26,7 @@ impl Writer<'_> {
             if prefixed {
                 writer.reserve_with_length(offset, &len, bytes);
             } else {
-                writer.b.line(format!("local {offset} = Allocate({bytes})"));
+                writer.b.line_fmt(format_args!("local {offset} = Allocate({bytes})"));
             }
         };
         if matches!(element.kind, TypeKind::Boolean) {
@@ -36,13 +36,13 @@ impl Writer<'_> {
             return;
         }
         if prefixed && element.layout.fixed_size.is_none_or(|size| size == 0) {
-            self.b.line(format!("WriteLength({len})"));
+            self.b.line_fmt(format_args!("WriteLength({len})"));
         }
         let item = self.b.fresh("Item");
         let position = self.b.fresh("I");
         match element.layout.fixed_size {
             Some(0) => {
-                self.b.open(format!("for {position} = 1, {len} do"));
+                self.b.open_fmt(format_args!("for {position} = 1, {len} do"));
                 self.write_at(element, &format!("{array}[{position}]"), "0");
                 self.b.close("end");
             }
@@ -54,19 +54,20 @@ impl Writer<'_> {
                 let cursor = self.b.fresh("P");
                 let stop = self.b.fresh("Stop");
                 reserve(self, &cursor, &format!("{len} * {size}"));
-                self.b.line(format!("local {stop} = {cursor} + {len} * {size}"));
+                self.b
+                    .line_fmt(format_args!("local {stop} = {cursor} + {len} * {size}"));
                 self.fixed_element_writes(element, |writer| {
-                    writer.b.open(format!("for _, {item} in ipairs({array}) do"));
+                    writer.b.open_fmt(format_args!("for _, {item} in ipairs({array}) do"));
                     writer.write_at(element, &item, &cursor);
-                    writer.b.line(format!("{cursor} += {size}"));
+                    writer.b.line_fmt(format_args!("{cursor} += {size}"));
                     writer.b.close("end");
                 });
-                self.b.line(format!(
+                self.b.line_fmt(format_args!(
                     "if {cursor} ~= {stop} then error(`[BlinkBlox] the array has no value at position {{{len} - ({stop} - {cursor}) // {size} + 1}}`, 2) end"
                 ));
             }
             None => {
-                self.b.open(format!("for {position} = 1, {len} do"));
+                self.b.open_fmt(format_args!("for {position} = 1, {len} do"));
                 self.write(element, &format!("{array}[{position}]"));
                 self.b.close("end");
             }
@@ -87,13 +88,13 @@ impl Writer<'_> {
         let position = self.b.fresh("I");
         let cursor = self.b.fresh("P");
         let item = self.b.fresh("Item");
-        self.b.line(format!("local {cursor} = {offset}"));
+        self.b.line_fmt(format_args!("local {cursor} = {offset}"));
         self.fixed_element_writes(element, |writer| {
-            writer.b.open(format!("for {position} = 1, {n} do"));
-            writer.b.line(format!("local {item} = {array}[{position}]"));
+            writer.b.open_fmt(format_args!("for {position} = 1, {n} do"));
+            writer.b.line_fmt(format_args!("local {item} = {array}[{position}]"));
             writer.write_at(element, &item, &cursor);
             if size > 0 {
-                writer.b.line(format!("{cursor} += {size}"));
+                writer.b.line_fmt(format_args!("{cursor} += {size}"));
             }
             writer.b.close("end");
         });
@@ -110,58 +111,65 @@ impl Writer<'_> {
         let cursor = self.b.fresh("P");
         let index = self.b.fresh("I");
         let word = self.b.fresh("Word");
-        self.b.line(format!("local {cursor} = {offset}"));
+        self.b.line_fmt(format_args!("local {cursor} = {offset}"));
         self.in_each_form(|writer| {
             if writer.form == Form::Interpreted {
                 let moved = writer.b.fresh("Moved");
-                writer.b.line(format!("local {moved}: {{ boolean }} = BooleanWord"));
-                writer.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
                 writer
                     .b
-                    .line(format!("table.move({array}, {index}, {index} + 31, 1, {moved})"));
+                    .line_fmt(format_args!("local {moved}: {{ boolean }} = BooleanWord"));
+                writer.b.open_fmt(format_args!("for {index} = 1, {len} - 31, 32 do"));
+                writer
+                    .b
+                    .line_fmt(format_args!("table.move({array}, {index}, {index} + 31, 1, {moved})"));
                 writer.emit_boolean_bits(&word, 32, |bit| format!("{moved}[{}]", bit + 1));
             } else {
-                writer.b.open(format!("for {index} = 1, {len} - 31, 32 do"));
+                writer.b.open_fmt(format_args!("for {index} = 1, {len} - 31, 32 do"));
                 writer.emit_boolean_bits(&word, 32, |bit| format!("{array}[{}]", offset_plus(&index, bit)));
             }
-            writer.b.line(format!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
-            writer.b.line(format!("{cursor} += 4"));
+            writer
+                .b
+                .line_fmt(format_args!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
+            writer.b.line_fmt(format_args!("{cursor} += 4"));
             writer.b.close("end");
         });
         let rows = self.b.fresh("Row");
         self.b
-            .open(format!("for {rows} = {len} - {len} % 32 + 1, {len} - 7, 8 do"));
+            .open_fmt(format_args!("for {rows} = {len} - {len} % 32 + 1, {len} - 7, 8 do"));
         self.emit_boolean_bits(&word, 8, |bit| format!("{array}[{}]", offset_plus(&rows, bit)));
-        self.b.line(format!("buffer.writeu8(SendBuffer, {cursor}, {word})"));
-        self.b.line(format!("{cursor} += 1"));
+        self.b
+            .line_fmt(format_args!("buffer.writeu8(SendBuffer, {cursor}, {word})"));
+        self.b.line_fmt(format_args!("{cursor} += 1"));
         self.b.close("end");
         let tail = self.b.fresh("Tail");
-        self.b.line(format!("local {tail} = {len} % 8"));
-        self.b.open(format!("if {tail} > 0 then"));
+        self.b.line_fmt(format_args!("local {tail} = {len} % 8"));
+        self.b.open_fmt(format_args!("if {tail} > 0 then"));
         let byte = self.b.fresh("Byte");
         let bit = self.b.fresh("Bit");
         let base = self.b.fresh("Base");
-        self.b.line(format!("local {byte} = 0"));
-        self.b.line(format!("local {base} = {len} - {tail}"));
-        self.b.open(format!("for {bit} = 1, {tail} do"));
-        self.b.line(format!(
+        self.b.line_fmt(format_args!("local {byte} = 0"));
+        self.b.line_fmt(format_args!("local {base} = {len} - {tail}"));
+        self.b.open_fmt(format_args!("for {bit} = 1, {tail} do"));
+        self.b.line_fmt(format_args!(
             "if {array}[{base} + {bit}] then {byte} += bit32.lshift(1, {bit} - 1) end"
         ));
         self.b.close("end");
-        self.b.line(format!("buffer.writeu8(SendBuffer, {cursor}, {byte})"));
+        self.b
+            .line_fmt(format_args!("buffer.writeu8(SendBuffer, {cursor}, {byte})"));
         self.b.close("end");
     }
 
     /// `local word = 0` and one `if value then word += 2^k end` per value, `value(k)`
     /// reading the k-th (from 0).
     fn emit_boolean_bits(&mut self, word: &str, count: u32, value: impl Fn(u32) -> String) {
-        self.b.line(format!("local {word} = 0"));
+        self.b.line_fmt(format_args!("local {word} = 0"));
         for bit in 0..count {
             let mask = 1u64 << bit;
             if bit == 0 {
-                self.b.line(format!("if {} then {word} = 1 end", value(bit)));
+                self.b.line_fmt(format_args!("if {} then {word} = 1 end", value(bit)));
             } else {
-                self.b.line(format!("if {} then {word} += {mask} end", value(bit)));
+                self.b
+                    .line_fmt(format_args!("if {} then {word} += {mask} end", value(bit)));
             }
         }
     }
@@ -171,13 +179,13 @@ impl Writer<'_> {
         let map = self.bind(value);
         if length.exact().is_none() {
             let count = self.b.fresh("Count");
-            self.b.line(format!("local {count} = 0"));
-            self.b.line(format!("for _ in {map} do {count} += 1 end"));
-            self.b.line(format!("WriteLength({count})"));
+            self.b.line_fmt(format_args!("local {count} = 0"));
+            self.b.line_fmt(format_args!("for _ in {map} do {count} += 1 end"));
+            self.b.line_fmt(format_args!("WriteLength({count})"));
         }
         let k = self.b.fresh("Key");
         let v = self.b.fresh("Item");
-        self.b.open(format!("for {k}, {v} in {map} do"));
+        self.b.open_fmt(format_args!("for {k}, {v} in {map} do"));
         self.write(key, &k);
         self.write(value_ty, &v);
         self.b.close("end");
@@ -192,12 +200,12 @@ impl Writer<'_> {
         let (k, v) = (self.b.fresh("Key"), self.b.fresh("Item"));
         let key_size = fixed_size_of(schema, key);
         let value_size = fixed_size_of(schema, value_ty);
-        self.b.line(format!("local {cursor} = {offset}"));
-        self.b.open(format!("for {k}, {v} in {map} do"));
+        self.b.line_fmt(format_args!("local {cursor} = {offset}"));
+        self.b.open_fmt(format_args!("for {k}, {v} in {map} do"));
         self.write_at(key, &k, &cursor);
-        self.b.line(format!("{cursor} += {key_size}"));
+        self.b.line_fmt(format_args!("{cursor} += {key_size}"));
         self.write_at(value_ty, &v, &cursor);
-        self.b.line(format!("{cursor} += {value_size}"));
+        self.b.line_fmt(format_args!("{cursor} += {value_size}"));
         self.b.close("end");
     }
 }

@@ -17,7 +17,9 @@ impl Writer<'_> {
         self.write_variants(tagged, &value, |writer, position, variant| {
             let block = variant.body.layout.fixed_block_size;
             let offset = writer.b.fresh("O");
-            writer.b.line(format!("local {offset} = Allocate({})", width + block));
+            writer
+                .b
+                .line_fmt(format_args!("local {offset} = Allocate({})", width + block));
             writer
                 .b
                 .line(write_number_call(kind, "SendBuffer", &offset, &position.to_string()));
@@ -43,8 +45,9 @@ impl Writer<'_> {
     /// The variant chain of [`Writer::variant_chain`], an unknown tag raising.
     fn write_variants(&mut self, tagged: &TaggedEnum, value: &str, each: impl FnMut(&mut Self, usize, &Variant)) {
         let tag = self.variant_chain(tagged, value, each);
-        self.b
-            .line(format!("error(`[BlinkBlox] unknown variant {{tostring({tag})}}`, 2)"));
+        self.b.line_fmt(format_args!(
+            "error(`[BlinkBlox] unknown variant {{tostring({tag})}}`, 2)"
+        ));
         self.b.close("end");
     }
 
@@ -75,26 +78,27 @@ impl Writer<'_> {
         let (_, kind) = tag_layout(variants.len());
         let position = self.b.fresh("EnumIndex");
         if variants.len() <= 8 {
-            self.b.line(format!("local {position}: number"));
+            self.b.line_fmt(format_args!("local {position}: number"));
             for (i, variant) in variants.iter().enumerate() {
                 let keyword = if i == 0 { "if" } else { "elseif" };
-                self.b.line(format!(
+                self.b.line_fmt(format_args!(
                     "{keyword} {v} == {} then {position} = {i}",
                     string_literal(variant)
                 ));
             }
             if variants.is_empty() {
-                self.b
-                    .line(format!("error(`[BlinkBlox] unknown enum value {{tostring({v})}}`, 2)"));
+                self.b.line_fmt(format_args!(
+                    "error(`[BlinkBlox] unknown enum value {{tostring({v})}}`, 2)"
+                ));
             } else {
-                self.b.line(format!(
+                self.b.line_fmt(format_args!(
                     "else error(`[BlinkBlox] unknown enum value {{tostring({v})}}`, 2) end"
                 ));
             }
         } else {
             let table = self.lookups.enum_indices(variants);
-            self.b.line(format!("local {position} = {table}[{v}]"));
-            self.b.line(format!(
+            self.b.line_fmt(format_args!("local {position} = {table}[{v}]"));
+            self.b.line_fmt(format_args!(
                 "if {position} == nil then error(`[BlinkBlox] unknown enum value {{tostring({v})}}`, 2) end"
             ));
         }
@@ -112,7 +116,7 @@ impl Writer<'_> {
                 .collect();
             let at = offset_plus(offset, byte as u32);
             self.b
-                .line(format!("buffer.writeu8(SendBuffer, {at}, {})", terms.join(" + ")));
+                .line_fmt(format_args!("buffer.writeu8(SendBuffer, {at}, {})", terms.join(" + ")));
         }
     }
 }

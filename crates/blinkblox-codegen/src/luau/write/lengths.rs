@@ -17,13 +17,13 @@ impl Writer<'_> {
     pub(super) fn write_exact_string(&mut self, length: &LengthRange, value: &str, offset: &str) {
         let n = length.exact().unwrap_or(0);
         self.b
-            .line(format!("buffer.writestring(SendBuffer, {offset}, {value}, {n})"));
+            .line_fmt(format_args!("buffer.writestring(SendBuffer, {offset}, {value}, {n})"));
     }
 
     pub(super) fn write_exact_buffer(&mut self, length: &LengthRange, value: &str, offset: &str) {
         let n = length.exact().unwrap_or(0);
         self.b
-            .line(format!("buffer.copy(SendBuffer, {offset}, {value}, 0, {n})"));
+            .line_fmt(format_args!("buffer.copy(SendBuffer, {offset}, {value}, 0, {n})"));
     }
 
     /// A string (`is_string`) or a buffer: its length unless exact, then its bytes.
@@ -33,8 +33,8 @@ impl Writer<'_> {
         let offset = self.b.fresh("O");
         match length.exact() {
             Some(n) => {
-                self.b.line(format!("local {len} = {n}"));
-                self.b.line(format!("local {offset} = Allocate({len})"));
+                self.b.line_fmt(format_args!("local {len} = {n}"));
+                self.b.line_fmt(format_args!("local {offset} = Allocate({len})"));
             }
             None => {
                 let measure = if is_string {
@@ -42,16 +42,16 @@ impl Writer<'_> {
                 } else {
                     format!("buffer.len({value})")
                 };
-                self.b.line(format!("local {len} = {measure}"));
+                self.b.line_fmt(format_args!("local {len} = {measure}"));
                 self.reserve_with_length(&offset, &len, &len);
             }
         }
         if is_string {
             self.b
-                .line(format!("buffer.writestring(SendBuffer, {offset}, {value}, {len})"));
+                .line_fmt(format_args!("buffer.writestring(SendBuffer, {offset}, {value}, {len})"));
         } else {
             self.b
-                .line(format!("buffer.copy(SendBuffer, {offset}, {value}, 0, {len})"));
+                .line_fmt(format_args!("buffer.copy(SendBuffer, {offset}, {value}, 0, {len})"));
         }
     }
 
@@ -61,27 +61,28 @@ impl Writer<'_> {
     pub(super) fn reserve_with_length(&mut self, offset: &str, len: &str, bytes: &str) {
         let at = self.b.fresh("At");
         let stop = self.b.fresh("Stop");
-        self.b.line(format!("local {offset}: number"));
-        self.b.open(format!("if {len} < 0x4000 then"));
-        self.b.line(format!("local {at} = SendCursor"));
-        self.b.line(format!(
+        self.b.line_fmt(format_args!("local {offset}: number"));
+        self.b.open_fmt(format_args!("if {len} < 0x4000 then"));
+        self.b.line_fmt(format_args!("local {at} = SendCursor"));
+        self.b.line_fmt(format_args!(
             "local {stop} = {at} + (if {len} < 0x80 then 1 else 2) + {bytes}"
         ));
-        self.b.line(format!("if {stop} > SendSize then Grow({stop}) end"));
-        self.b.line(format!("SendCursor = {stop}"));
-        self.b.open(format!("if {len} < 0x80 then"));
-        self.b.line(format!("buffer.writeu8(SendBuffer, {at}, {len})"));
-        self.b.line(format!("{offset} = {at} + 1"));
+        self.b
+            .line_fmt(format_args!("if {stop} > SendSize then Grow({stop}) end"));
+        self.b.line_fmt(format_args!("SendCursor = {stop}"));
+        self.b.open_fmt(format_args!("if {len} < 0x80 then"));
+        self.b.line_fmt(format_args!("buffer.writeu8(SendBuffer, {at}, {len})"));
+        self.b.line_fmt(format_args!("{offset} = {at} + 1"));
         self.b.middle("else");
         // Low seven bits with the continuation bit, then the rest: little-endian u16.
-        self.b.line(format!(
+        self.b.line_fmt(format_args!(
             "buffer.writeu16(SendBuffer, {at}, {len} % 0x80 + 0x80 + {len} // 0x80 * 0x100)"
         ));
-        self.b.line(format!("{offset} = {at} + 2"));
+        self.b.line_fmt(format_args!("{offset} = {at} + 2"));
         self.b.close("end");
         self.b.middle("else");
-        self.b.line(format!("WriteLength({len})"));
-        self.b.line(format!("{offset} = Allocate({bytes})"));
+        self.b.line_fmt(format_args!("WriteLength({len})"));
+        self.b.line_fmt(format_args!("{offset} = Allocate({bytes})"));
         self.b.close("end");
     }
 }

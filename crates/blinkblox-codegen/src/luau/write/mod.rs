@@ -58,7 +58,7 @@ impl Writer<'_> {
                 self.write_at(ty, value, "0");
             } else {
                 let offset = self.b.fresh("O");
-                self.b.line(format!("local {offset} = Allocate({size})"));
+                self.b.line_fmt(format_args!("local {offset} = Allocate({size})"));
                 self.write_at(ty, value, &offset);
             }
             return;
@@ -83,7 +83,7 @@ impl Writer<'_> {
             _ => {
                 let size = fixed_size_of(schema, ty);
                 let offset = self.b.fresh("O");
-                self.b.line(format!("local {offset} = Allocate({size})"));
+                self.b.line_fmt(format_args!("local {offset} = Allocate({size})"));
                 self.write_at(ty, value, &offset);
             }
         }
@@ -96,7 +96,7 @@ impl Writer<'_> {
         match &ty.kind {
             TypeKind::Number { kind, .. } => self.write_number(*kind, value, offset),
             TypeKind::Boolean => {
-                self.b.line(format!(
+                self.b.line_fmt(format_args!(
                     "buffer.writeu8(SendBuffer, {offset}, if {value} then 1 else 0)"
                 ));
             }
@@ -107,19 +107,20 @@ impl Writer<'_> {
             TypeKind::Color3 => self.write_color3(value, offset),
             TypeKind::BrickColor => {
                 self.b
-                    .line(format!("buffer.writeu16(SendBuffer, {offset}, {value}.Number)"));
+                    .line_fmt(format_args!("buffer.writeu16(SendBuffer, {offset}, {value}.Number)"));
             }
             TypeKind::DateTime => {
-                self.b
-                    .line(format!("buffer.writef64(SendBuffer, {offset}, {value}.UnixTimestamp)"));
+                self.b.line_fmt(format_args!(
+                    "buffer.writef64(SendBuffer, {offset}, {value}.UnixTimestamp)"
+                ));
             }
             TypeKind::DateTimeMillis => {
-                self.b.line(format!(
+                self.b.line_fmt(format_args!(
                     "buffer.writef64(SendBuffer, {offset}, {value}.UnixTimestampMillis)"
                 ));
             }
             TypeKind::Instance { .. } | TypeKind::Unknown => {
-                self.b.line(format!("WriteSlot({value})"));
+                self.b.line_fmt(format_args!("WriteSlot({value})"));
             }
             TypeKind::Optional(inner) => self.write_optional_at(inner, value, offset),
             TypeKind::Array { element, length } => self.write_exact_array(element, length, value, offset),
@@ -147,7 +148,7 @@ impl Writer<'_> {
             return value.to_string();
         }
         let name = self.b.fresh("W");
-        self.b.line(format!("local {name} = {value}"));
+        self.b.line_fmt(format_args!("local {name} = {value}"));
         name
     }
 

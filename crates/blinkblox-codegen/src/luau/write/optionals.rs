@@ -12,12 +12,12 @@ impl Writer<'_> {
     pub(super) fn write_optional(&mut self, inner: &Type, value: &str) {
         let value = self.bind(value);
         let inner_ty = resolve(self.schema, inner);
-        self.b.open(format!("if {value} ~= nil then"));
+        self.b.open_fmt(format_args!("if {value} ~= nil then"));
         match inner_ty.layout.fixed_size {
             Some(size) => {
                 let offset = self.b.fresh("O");
-                self.b.line(format!("local {offset} = Allocate({})", size + 1));
-                self.b.line(format!("buffer.writeu8(SendBuffer, {offset}, 1)"));
+                self.b.line_fmt(format_args!("local {offset} = Allocate({})", size + 1));
+                self.b.line_fmt(format_args!("buffer.writeu8(SendBuffer, {offset}, 1)"));
                 let at = offset_plus(&offset, 1);
                 self.write_at(inner_ty, &value, &at);
             }
@@ -36,14 +36,14 @@ impl Writer<'_> {
     pub(super) fn write_optional_at(&mut self, inner: &Type, value: &str, offset: &str) {
         if !optional_has_flag(self.schema, inner) {
             // `Instance?`/`unknown?`: nil travels in the side array.
-            self.b.line(format!("WriteSlot({value})"));
+            self.b.line_fmt(format_args!("WriteSlot({value})"));
             return;
         }
         let v = self.bind(value);
-        self.b.line(format!(
+        self.b.line_fmt(format_args!(
             "buffer.writeu8(SendBuffer, {offset}, if {v} ~= nil then 1 else 0)"
         ));
-        self.b.open(format!("if {v} ~= nil then"));
+        self.b.open_fmt(format_args!("if {v} ~= nil then"));
         let at = offset_plus(offset, 1);
         self.write_at(inner, &v, &at);
         self.b.close("end");

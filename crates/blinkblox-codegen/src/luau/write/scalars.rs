@@ -40,8 +40,9 @@ impl Writer<'_> {
         let v = self.bind(value);
         let p = self.b.fresh("Position");
         let (rx, ry, rz) = (self.b.fresh("RX"), self.b.fresh("RY"), self.b.fresh("RZ"));
-        self.b.line(format!("local {p} = {v}.Position"));
-        self.b.line(format!("local {rx}, {ry}, {rz} = {v}:ToOrientation()"));
+        self.b.line_fmt(format_args!("local {p} = {v}.Position"));
+        self.b
+            .line_fmt(format_args!("local {rx}, {ry}, {rz} = {v}:ToOrientation()"));
         let ps = position.size();
         for (i, axis) in ["X", "Y", "Z"].iter().enumerate() {
             let at = offset_plus(offset, ps * i as u32);
@@ -59,7 +60,7 @@ impl Writer<'_> {
         let v = self.bind(value);
         for (i, channel) in ["R", "G", "B"].iter().enumerate() {
             let at = offset_plus(offset, i as u32);
-            self.b.line(format!(
+            self.b.line_fmt(format_args!(
                 "buffer.writeu8(SendBuffer, {at}, math.round({v}.{channel} * 255))"
             ));
         }

@@ -15,7 +15,7 @@ impl Writer<'_> {
         let block = body.layout.fixed_block_size;
         if block > 0 {
             let offset = self.b.fresh("O");
-            self.b.line(format!("local {offset} = Allocate({block})"));
+            self.b.line_fmt(format_args!("local {offset} = Allocate({block})"));
             self.write_struct_block(body, value, &offset);
         } else {
             self.write_struct_block(body, value, "0");
@@ -42,7 +42,7 @@ impl Writer<'_> {
                 .collect();
             let at = offset_plus(offset, byte as u32);
             self.b
-                .line(format!("buffer.writeu8(SendBuffer, {at}, {})", terms.join(" + ")));
+                .line_fmt(format_args!("buffer.writeu8(SendBuffer, {at}, {})", terms.join(" + ")));
         }
         let merged = self.merged_runs(body);
         for (position, slot) in layout.fixed.iter().enumerate() {
@@ -85,8 +85,8 @@ impl Writer<'_> {
             self.scoped(|w| match (&resolve(w.schema, &field.ty).kind, flagged) {
                 (TypeKind::Optional(inner), true) => {
                     let bound = w.b.fresh("F");
-                    w.b.line(format!("local {bound} = {access}"));
-                    w.b.open(format!("if {bound} ~= nil then"));
+                    w.b.line_fmt(format_args!("local {bound} = {access}"));
+                    w.b.open_fmt(format_args!("if {bound} ~= nil then"));
                     w.write(inner, &bound);
                     w.b.close("end");
                 }

@@ -54,7 +54,7 @@ impl Writer<'_> {
             TypeKind::Unknown => {}
             TypeKind::Optional(inner) => {
                 let v = self.bind(value);
-                self.b.open(format!("if {v} ~= nil then"));
+                self.b.open_fmt(format_args!("if {v} ~= nil then"));
                 self.check(inner, &v, path);
                 self.b.close("end");
             }
@@ -66,7 +66,7 @@ impl Writer<'_> {
                     self.fail_unless(&bounds, path, &format!("an array{text}"), &v);
                 }
                 let position = self.b.fresh("I");
-                self.b.open(format!("for {position} = 1, #{v} do"));
+                self.b.open_fmt(format_args!("for {position} = 1, #{v} do"));
                 let item_path = path.element(&position);
                 self.check(element, &format!("{v}[{position}]"), &item_path);
                 self.b.close("end");
@@ -97,7 +97,7 @@ impl Writer<'_> {
                 let names: Vec<&str> = tagged.variants.iter().map(|v| v.name.as_str()).collect();
                 let expected = format!("one of {}", names.join(", "));
                 let tag_path = path.field(&tagged.tag);
-                self.b.line(format!(
+                self.b.line_fmt(format_args!(
                     "WriteError({}, {}, {}, {tag})",
                     self.context,
                     tag_path.luau(),
@@ -114,9 +114,9 @@ impl Writer<'_> {
                 self.fail_unless(&format!("type({v}) == \"table\""), path, "a table", &v);
                 let count = self.b.fresh("Count");
                 let (k, item) = (self.b.fresh("Key"), self.b.fresh("Item"));
-                self.b.line(format!("local {count} = 0"));
-                self.b.open(format!("for {k}, {item} in {v} do"));
-                self.b.line(format!("{count} += 1"));
+                self.b.line_fmt(format_args!("local {count} = 0"));
+                self.b.open_fmt(format_args!("for {k}, {item} in {v} do"));
+                self.b.line_fmt(format_args!("{count} += 1"));
                 let key_path = path.element(&k);
                 self.check(key, &k, &key_path);
                 self.check(value_ty, &item, &key_path);
@@ -141,7 +141,7 @@ impl Writer<'_> {
     }
 
     fn fail_unless(&mut self, condition: &str, path: &ValuePath, expected: &str, value: &str) {
-        self.b.line(format!(
+        self.b.line_fmt(format_args!(
             "if not ({condition}) then WriteError({}, {}, {}, {value}) end",
             self.context,
             path.luau(),
