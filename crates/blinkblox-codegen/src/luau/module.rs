@@ -177,12 +177,11 @@ impl<'a> ModuleGen<'a> {
         self.emit_tables(&mut tables, &words);
         let tables = tables.finish();
         words.extend(&Words::in_text(&tables));
-        let code = format!("{tables}{body}{tail}");
         let parts = runtime::needed(candidates, &words);
         let used =
             |name: &str| words.contains(name) || parts.iter().any(|part| runtime::part_words(part).contains(name));
         let runtime_bytes: usize = parts.iter().map(|part| part.text.len()).sum();
-        let mut out = CodeBuilder::with_capacity(code.len() + runtime_bytes + 4096);
+        let mut out = CodeBuilder::with_capacity(tables.len() + body.len() + tail.len() + runtime_bytes + 4096);
         header(&mut out, what);
         let mut services = false;
         for service in ["ReplicatedStorage", "RunService", "Players"] {
@@ -212,7 +211,9 @@ impl<'a> ModuleGen<'a> {
             out.line("");
         }
         runtime::emit(&mut out, &parts);
-        out.raw(&code);
+        for code in [tables.as_str(), body, tail] {
+            out.raw(code);
+        }
         out.finish()
     }
 
