@@ -207,13 +207,9 @@ fn sync(
         .iter()
         .map(|write| (write.path.as_path(), write.contents.as_bytes()))
         .collect();
-    let staged = writer::stage(&files).map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
-    for file in staged {
-        let path = file.path().to_path_buf();
-        file.commit(before_rename)
-            .map_err(|err| ProjectError::io("write", &path, &err))?;
-        outcome.written.push(project.rel(&path));
-    }
+    writer::stage(&files)
+        .and_then(|staged| writer::commit_all(staged, before_rename, |path| outcome.written.push(project.rel(path))))
+        .map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
     for (removal, stop) in &plan.removals {
         writer::remove_output(removal, stop).map_err(|err| ProjectError::io("remove", removal, &err))?;
         outcome.removed.push(project.rel(removal));

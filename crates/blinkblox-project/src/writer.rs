@@ -78,11 +78,11 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 
 pub fn write_atomic_with(path: &Path, contents: &[u8], before_rename: BeforeRename<'_>) -> io::Result<()> {
     let staged = stage(&[(path, contents)]).map_err(|(_, err)| err)?;
-    staged.into_iter().try_for_each(|file| file.commit(before_rename))
+    commit_all(staged, before_rename, |_| {}).map_err(|(_, err)| err)
 }
 
 /// A file written in full under its temporary name and flushed to the disk, waiting to be
-/// renamed over its target. Dropped without [`Staged::commit`], its temporary file is removed.
+/// renamed over its target ([`commit_all`]). Dropped unrenamed, its temporary file is removed.
 #[derive(Debug)]
 pub struct Staged {
     temp: PathBuf,
@@ -91,14 +91,9 @@ pub struct Staged {
 }
 
 impl Staged {
-    /// Where the file goes.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Renames the file over its target, after `before_rename`. The rename is not flushed on
     /// its own: a power loss after it finds the old file or the new one, both complete.
-    pub fn commit(mut self, before_rename: BeforeRename<'_>) -> io::Result<()> {
+    fn commit(mut self, before_rename: BeforeRename<'_>) -> io::Result<()> {
         before_rename(&self.temp)?;
         std::fs::rename(&self.temp, &self.path)?;
         self.committed = true;
@@ -144,6 +139,22 @@ pub fn stage(files: &[(&Path, &[u8])]) -> Result<Vec<Staged>, (PathBuf, io::Erro
     Ok(staged)
 }
 
+/// Renames each staged file over its target in order ([`Staged::commit`]), telling
+/// `committed` each path renamed; the first failure names its file, and the files after it
+/// are not renamed (their temporary files are removed).
+pub fn commit_all(
+    staged: Vec<Staged>,
+    before_rename: BeforeRename<'_>,
+    mut committed: impl FnMut(&Path),
+) -> Result<(), (PathBuf, io::Error)> {
+    for file in staged {
+        let path = file.path.clone();
+        file.commit(before_rename).map_err(|err| (path.clone(), err))?;
+        committed(&path);
+    }
+    Ok(())
+}
+
 /// Flushes every file to the disk at once, the first on this thread and each other on one of
 /// its own (on this thread as well when no thread can be started); each file's result.
 fn flush_together(files: &[std::fs::File]) -> Vec<io::Result<()>> {
@@ -180,18 +191,14 @@ fn flush_together(files: &[std::fs::File]) -> Vec<io::Result<()>> {
 pub fn write_changed(files: &[(&Path, &[u8])]) -> Result<Vec<bool>, (PathBuf, io::Error)> {
     let changed: Vec<bool> = files
         .iter()
-        .map(|(path, contents)| std::fs::read(path).is_ok_and(|on_disk| on_disk == *contents))
-        .map(|same| !same)
+        .map(|(path, contents)| !std::fs::read(path).is_ok_and(|on_disk| on_disk == *contents))
         .collect();
     let to_write: Vec<(&Path, &[u8])> = files
         .iter()
         .zip(&changed)
         .filter_map(|(file, changed)| changed.then_some(*file))
         .collect();
-    for file in stage(&to_write)? {
-        let path = file.path().to_path_buf();
-        file.commit(&no_hook).map_err(|err| (path, err))?;
-    }
+    commit_all(stage(&to_write)?, &no_hook, |_| {})?;
     Ok(changed)
 }
 
