@@ -24,8 +24,9 @@ use super::value::{Capture, RemoteValue, Restore};
 /// How Luau code runs in a world.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
-    /// Compiled to native code by Luau's code generator (every function, with or
-    /// without `--!native`), as Roblox runs `--!native` scripts.
+    /// Compiled to native code by Luau's code generator, as Roblox runs native code:
+    /// every function of a chunk that marks none `@native` (with or without
+    /// `--!native`), only the marked ones of a chunk that marks some.
     Native,
     /// Bytecode interpreter only.
     Interpreted,

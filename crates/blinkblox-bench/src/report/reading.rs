@@ -16,8 +16,9 @@ that bench and mode instead of on whichever ran then. And a simulation can run s
 whole life (where its heap and native code landed): with a fresh one each turn, an unlucky simulation moves \
 one turn's frames rather than a whole row, when a row has several turns. So the ratios between the tools \
 of one bench and mode hold from run to run better than the absolute figures do.
-- **Natively compiled** is what a Roblox server runs for `--!native` code; **interpreted** is what most \
-players' clients run. In the embedded VM every function is compiled natively when native mode is on.
+- **Natively compiled** is what a Roblox server runs for `--!native` code and `@native` functions; \
+**interpreted** is what most players' clients run. In native mode the embedded VM compiles every function \
+of a module that marks none `@native`, and only the marked ones of a module that does, as Roblox does.
 - **The inbound limits are raised for the run.** `benchmark/definitions/Definition.blink` sets \
 MaxPacketSize, MaxEventsPerPacket, InboundBytesPerSecond and InboundBurst far above their defaults: a \
 thousand events a frame is a flood that a live server would refuse. The checks still run, so their cost \
@@ -46,7 +47,9 @@ difference is the work's own and no encoding can remove it.
 - **Module load** is a join's cost before the first event: each module's Luau compile, and its first \
 `require` in a fresh world (the compile again, native code generation in native mode, and the module's \
 body). Natively, the embedded VM compiles every function of a module whose functions are not marked \
-`@native`, as Roblox does for a `--!native` script (every tool's modules here are one).
+`@native`, as Roblox does for a `--!native` script (the other tools' modules are such scripts), and only \
+the marked functions of one that marks some: BlinkBlox marks what runs for every event, packet or frame, \
+and leaves setup and error reporting interpreted.
 - **Blink, zap and the libraries are as their authors ship them**, with only the limits that would stop a \
 thousand events a frame lifted (`benchmark/tools.toml`'s patches); Blink's and zap's modules come from \
 their own compilers on the same schema in their language.

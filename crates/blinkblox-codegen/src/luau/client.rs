@@ -56,7 +56,7 @@ fn fire_members(mg: &mut ModuleGen, event: &EventDecl) -> (Vec<String>, Vec<Stri
     let typed = typed_params(mg.schema, &params);
     let member = mg.members.fire;
     let mut b = CodeBuilder::new();
-    b.open_fmt(format_args!("{member} = function({})", typed.join(", ")));
+    b.open_fmt(format_args!("{member} = @native function({})", typed.join(", ")));
     b.line(marker(&event.scope, &event.name, None));
     mg.emit_checks(
         &mut b,
@@ -153,7 +153,7 @@ fn invoke_members(mg: &ModuleGen, function: &FunctionDecl, invoker: &str) -> (Ve
     match function.yield_mode {
         YieldMode::Coroutine => {
             b.open_fmt(format_args!(
-                "{member} = function({}): ({})",
+                "{member} = @native function({}): ({})",
                 typed.join(", "),
                 returns.join(", ")
             ));
@@ -161,11 +161,11 @@ fn invoke_members(mg: &ModuleGen, function: &FunctionDecl, invoker: &str) -> (Ve
         }
         // The library's own type, as its module declares it, is what `Invoke` returns.
         YieldMode::Future => {
-            b.open_fmt(format_args!("{member} = function({})", typed.join(", ")));
+            b.open_fmt(format_args!("{member} = @native function({})", typed.join(", ")));
             b.line_fmt(format_args!("return FutureLibrary.Try({})", call_args.join(", ")));
         }
         YieldMode::Promise => {
-            b.open_fmt(format_args!("{member} = function({})", typed.join(", ")));
+            b.open_fmt(format_args!("{member} = @native function({})", typed.join(", ")));
             b.open("return PromiseLibrary.new(function(Resolve: (...any) -> (), Reject: (any) -> ())");
             // Cast: pcall's type gives a function that returns nothing one result, but a
             // failed call also returns its error.
@@ -213,7 +213,7 @@ fn emit_step_replication(b: &mut CodeBuilder, schema: &Schema) {
         || !schema.functions.is_empty()
         || schema.streams.iter().any(|s| s.from == Side::Client)
         || schema.types.iter().any(|t| t.exported);
-    b.open("local function StepReplication()");
+    b.open("@native local function StepReplication()");
     if writes {
         b.line("CloseFailedWrite()");
     }
@@ -252,7 +252,7 @@ const HEARTBEAT_FLUSH: &str =
 local FLUSH_INTERVAL = if CLIENT_FLUSH_RATE > 0 then 1 / CLIENT_FLUSH_RATE else 0
 local SinceFlush = math.huge
 
-local function FlushOnHeartbeat(DeltaTime: number)
+@native local function FlushOnHeartbeat(DeltaTime: number)
 	SinceFlush += DeltaTime
 	-- A little slack, so that 60 a second at 60 frames a second is every frame.
 	if SinceFlush + 1e-4 < FLUSH_INTERVAL then
@@ -279,12 +279,12 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, receives: (bool, bool)) {
     ));
     // A channel nothing arrives on is not listened to.
     if receives.0 {
-        b.open("Reliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown, Extra: unknown)");
+        b.open("Reliable.OnClientEvent:Connect(@native function(Packet: unknown, Instances: unknown, Extra: unknown)");
         b.line("ReceiveFromServer(DecodeReliable, Packet, Instances, Extra)");
         b.close("end)");
     }
     if receives.1 {
-        b.open("Unreliable.OnClientEvent:Connect(function(Packet: unknown, Instances: unknown)");
+        b.open("Unreliable.OnClientEvent:Connect(@native function(Packet: unknown, Instances: unknown)");
         b.line("ReceivePacket(DecodeUnreliable, nil, Packet, Instances)");
         b.close("end)");
     }

@@ -99,7 +99,7 @@ impl<'a> ModuleGen<'a> {
         // to `RecvCursor` around what reads that (ReadLength's long form, an unreliable
         // stream record's flush number) and when the loop ends. A Sync listener's
         // resume point is `ListenerResume` (recv_state.luau).
-        b.open_function(format!("local function Decode{channel}({signature})"));
+        b.open_function(format!("@native local function Decode{channel}({signature})"));
         b.line("local B = RecvBuffer");
         b.line("local Size = RecvSize");
         b.line("local Cursor = RecvCursor");

@@ -41,15 +41,15 @@ impl ModuleGen<'_> {
             let m = self.members;
             let entry = vec![
                 format!(
-                    "{} = function(Input: buffer, Instances: {{ any }}?): {luau}\n\treturn ReadExported({reader}, Input, Instances)\nend,",
+                    "{} = @native function(Input: buffer, Instances: {{ any }}?): {luau}\n\treturn ReadExported({reader}, Input, Instances)\nend,",
                     m.read
                 ),
                 format!(
-                    "{} = function(Input: unknown, Instances: unknown): (boolean, {luau} | string)\n\treturn TryReadExported({reader}, Input, Instances)\nend,",
+                    "{} = @native function(Input: unknown, Instances: unknown): (boolean, {luau} | string)\n\treturn TryReadExported({reader}, Input, Instances)\nend,",
                     m.try_read
                 ),
                 format!(
-                    "{} = function(Value: {luau}): (buffer, {{ any }})\n\treturn WriteExported({writer_name}, Value)\nend,",
+                    "{} = @native function(Value: {luau}): (buffer, {{ any }})\n\treturn WriteExported({writer_name}, Value)\nend,",
                     m.write
                 ),
             ];

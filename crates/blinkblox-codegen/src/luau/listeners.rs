@@ -35,7 +35,7 @@ impl ModuleGen<'_> {
             );
             // Cast: the iterator's values are the event's, which PollIterator's type cannot say.
             let real = format!(
-                "function(): {iterator}\n\treturn PollIterator({channel}Queues[{slot}], {with_player}, {packed}) :: any\nend"
+                "@native function(): {iterator}\n\treturn PollIterator({channel}Queues[{slot}], {with_player}, {packed}) :: any\nend"
             );
             return (
                 vec![format!("{} = {real},", m.iter), format!("{} = {real},", m.next)],

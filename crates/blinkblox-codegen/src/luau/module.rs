@@ -160,9 +160,9 @@ impl<'a> ModuleGen<'a> {
     /// parameters and return types (`(Value: number): boolean`).
     pub fn open_function(&self, b: &mut CodeBuilder, reference: &str, signature: &str) {
         if self.functions_in_table {
-            b.open_function(format!("{reference} = function{signature}"));
+            b.open_function(format!("{reference} = @native function{signature}"));
         } else {
-            b.open_function(format!("local function {reference}{signature}"));
+            b.open_function(format!("@native local function {reference}{signature}"));
         }
     }
 

@@ -160,10 +160,12 @@ pub fn all_parts() -> impl Iterator<Item = &'static Part> {
     parts.into_iter()
 }
 
-/// The names a part's top-level lines define: `local function Name`, `local Name`, `type Name`.
+/// The names a part's top-level lines define: `local function Name` (`@native` or not),
+/// `local Name`, `type Name`.
 pub fn defined_names(text: &str) -> Vec<&str> {
     text.lines()
         .filter_map(|line| {
+            let line = line.strip_prefix("@native ").unwrap_or(line);
             let rest = line
                 .strip_prefix("local function ")
                 .or_else(|| line.strip_prefix("local "))

@@ -231,7 +231,7 @@ fn fire_members(mg: &mut ModuleGen, body: &mut CodeBuilder, event: &EventDecl) -
         let mut b = CodeBuilder::new();
         let mut signature: Vec<String> = first.map(|f| vec![f.to_string()]).unwrap_or_default();
         signature.extend(typed.iter().cloned());
-        b.open_fmt(format_args!("{member} = function({})", signature.join(", ")));
+        b.open_fmt(format_args!("{member} = @native function({})", signature.join(", ")));
         if let Some(validate) = &validate {
             b.line_fmt(format_args!("{validate}({})", names.join(", ")));
         }
@@ -362,7 +362,7 @@ fn on_function_members(mg: &ModuleGen, function: &FunctionDecl, respond: &str) -
 
 /// `StepReplication`: the streams' records into the batches, then every batch sent.
 fn emit_step_replication(b: &mut CodeBuilder, sends: &Sends) {
-    b.open("local function StepReplication()");
+    b.open("@native local function StepReplication()");
     if sends.skips {
         // A player who joins from now on gets the next frame's broadcast: no records to skip.
         b.line("table.clear(ListedRanges)");
@@ -416,7 +416,7 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
     ] {
         if receives {
             b.open_fmt(format_args!(
-                "{remote}.OnServerEvent:Connect(function(Player: Player, Packet: unknown, Instances: unknown)"
+                "{remote}.OnServerEvent:Connect(@native function(Player: Player, Packet: unknown, Instances: unknown)"
             ));
             b.line_fmt(format_args!("{receive}(Decode{remote}, Player, Packet, Instances)"));
             b.close("end)");

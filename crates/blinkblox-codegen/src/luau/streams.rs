@@ -83,9 +83,11 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
     let name = describe(&stream.scope, &stream.name);
     let mut b = CodeBuilder::new();
     if per_player {
-        b.open_fmt(format_args!("{set} = function(Player: Player, Value: {value_type})"));
+        b.open_fmt(format_args!(
+            "{set} = @native function(Player: Player, Value: {value_type})"
+        ));
     } else {
-        b.open_fmt(format_args!("{set} = function(Value: {value_type})"));
+        b.open_fmt(format_args!("{set} = @native function(Value: {value_type})"));
     }
     b.line(marker(&stream.scope, &stream.name, Some("stream")));
     mg.emit_checks(&mut b, &format!("{name}.{set}"), &params);
@@ -97,10 +99,12 @@ fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &StreamDe
     }
     b.close("end,");
     if per_player {
-        b.open_fmt(format_args!("{get} = function(Player: Player): ({value_type})?"));
+        b.open_fmt(format_args!(
+            "{get} = @native function(Player: Player): ({value_type})?"
+        ));
         b.line_fmt(format_args!("return OutgoingStreamOf.{key}.Values[Player]"));
     } else {
-        b.open_fmt(format_args!("{get} = function(): ({value_type})?"));
+        b.open_fmt(format_args!("{get} = @native function(): ({value_type})?"));
         b.line_fmt(format_args!("return OutgoingStreamOf.{key}.Value"));
     }
     b.close("end,");
@@ -121,7 +125,7 @@ fn receiving_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stream
                 "{on} = function(Listener: (Player, {value_type}) -> ()): () -> ()\n\treturn ConnectStream(IncomingStreams.{key}, Listener, true)\nend,"
             ),
             format!(
-                "{get} = function(Player: Player): ({value_type})?\n\treturn IncomingStreams.{key}.Values[Player]\nend,"
+                "{get} = @native function(Player: Player): ({value_type})?\n\treturn IncomingStreams.{key}.Values[Player]\nend,"
             ),
         ]
     } else {
@@ -129,7 +133,7 @@ fn receiving_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stream
             format!(
                 "{on} = function(Listener: ({value_type}) -> ()): () -> ()\n\treturn ConnectStream(IncomingStreams.{key}, Listener, false)\nend,"
             ),
-            format!("{get} = function(): ({value_type})?\n\treturn IncomingStreams.{key}.Value\nend,"),
+            format!("{get} = @native function(): ({value_type})?\n\treturn IncomingStreams.{key}.Value\nend,"),
         ]
     };
     (real, vec![format!("{on} = NoopConnect,"), format!("{get} = Noop,")])
@@ -177,11 +181,11 @@ mod tests {
             "option Casing = Snake\nstream S { From: Server, Type: Reliable, Per: Player, Data: u8 }\nstream C { From: Client, Type: Unreliable, Data: u8 }",
         );
         assert!(
-            server.contains("set = function(Player: Player, Value: number)"),
+            server.contains("set = @native function(Player: Player, Value: number)"),
             "{server}"
         );
         assert!(server.contains(
-            "get = function(Player: Player): (number)?\n\t\t\treturn IncomingStreams.U0.Values[Player]\n\t\tend,"
+            "get = @native function(Player: Player): (number)?\n\t\t\treturn IncomingStreams.U0.Values[Player]\n\t\tend,"
         ));
         assert!(client.contains(
             "on = function(Listener: (number) -> ()): () -> ()\n\t\t\treturn ConnectStream(IncomingStreams.R0, Listener, false)\n\t\tend,"

@@ -768,7 +768,7 @@ fn a_declaration_named_like_a_runtime_function_gets_its_own_name() {
         "{}",
         modules.server
     );
-    assert_eq!(modules.server.matches("\nfunction WriteLength(").count(), 1);
+    assert_eq!(modules.server.matches("\n@native function WriteLength(").count(), 1);
     for mode in MODES {
         let mut sim = start(&modules, mode, 1);
         client_exec(

@@ -95,12 +95,87 @@ fn generation_is_deterministic() {
 fn modules_begin_with_the_directives() {
     let modules = crate::support::compile("event E { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }");
     for text in [&modules.server, &modules.client, modules.types.as_ref().expect("types")] {
-        assert!(
-            text.starts_with("--!strict\n--!native\n--!optimize 2\n"),
-            "{}",
-            &text[..60]
-        );
+        assert!(text.starts_with("--!strict\n--!optimize 2\n"), "{}", &text[..60]);
     }
+}
+
+/// The named functions of `text` that are not marked `@native`.
+fn interpreted_functions(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.trim_start();
+            let rest = rest
+                .strip_prefix("local function ")
+                .or_else(|| rest.strip_prefix("function "))?;
+            Some(&rest[..rest.find('(')?])
+        })
+        .collect()
+}
+
+#[test]
+fn what_runs_per_event_is_native_and_setup_is_not() {
+    let modules = crate::support::compile(
+        "event ToServer { From: Client, Type: Reliable, Call: SingleSync, Data: boolean[] }\n\
+         event ToClient { From: Server, Type: Unreliable, Call: ManySync, Data: string }\n\
+         function Ask { Yield: Coroutine, Data: u8, Return: u8 }\n\
+         stream Position { From: Server, Type: Unreliable, Data: vector }",
+    );
+    for text in [&modules.server, &modules.client] {
+        assert!(
+            !text.contains("--!native"),
+            "the whole module would be compiled natively"
+        );
+        for hot in [
+            "@native local function StepReplication()",
+            "@native function TimeByteReads(",
+        ] {
+            assert!(text.contains(hot), "{hot} is missing");
+        }
+        assert!(text.contains("= @native function("), "no member is native");
+        // Only setup, growth and error reporting run interpreted, and the probe that detects
+        // the mode (its timed loop is native).
+        for name in interpreted_functions(text) {
+            assert!(
+                [
+                    "NewBatch",
+                    "Grow",
+                    "Noop",
+                    "NoopConnect",
+                    "NoopIter",
+                    "Start",
+                    "Remote",
+                    "DetectInterpreted",
+                    "CloseFailedRecord",
+                    "SplitClientBatch",
+                    "NewQueue",
+                    "ConnectSingle",
+                    "ConnectMany",
+                    "Failed",
+                    "OutOfBytes",
+                    "ReportDrop",
+                    "ConnectDropHook",
+                    "GetDropCounts",
+                    "ReportListenerError",
+                    "EndPacket",
+                    "UnknownIndex",
+                    "DropPacket",
+                    "ForgetPlayer",
+                    "TooManyEvents",
+                    "WriteError",
+                    "NewOutgoingStream",
+                    "NewIncomingStream",
+                    "ConnectStream",
+                    "StreamsJoined",
+                    "StreamsLeft",
+                    "ForgetIncomingStreams",
+                ]
+                .contains(&name),
+                "{name} runs interpreted"
+            );
+        }
+    }
+    assert!(modules.server.contains("@native local function DecodeReliable("));
+    assert!(modules.client.contains("@native local function DecodeUnreliable("));
 }
 
 /// 1000 declarations: 500 each way, so both modules run the halving dispatch and

@@ -44,7 +44,7 @@ event Hit { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }
     let client = std::fs::read_to_string(dir.path().join("out/client/Net.luau")).expect("client written");
     let types = std::fs::read_to_string(dir.path().join("net/types.luau")).expect("types written");
     for text in [&server, &client, &types] {
-        assert!(text.starts_with("--!strict\n--!native\n--!optimize 2\n"));
+        assert!(text.starts_with("--!strict\n--!optimize 2\n"));
     }
     assert!(server.contains("Server module") && client.contains("Client module") && types.contains("Types module"));
     // Same schema, same bytes.
