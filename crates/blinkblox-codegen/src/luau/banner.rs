@@ -9,9 +9,9 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// How the banner line [`header`] writes ends, after the version.
 const BANNER_END: &str = ". Do not edit: edit the schema and compile again.";
 
-/// Why the module has no `--!native`: only what runs for every event, packet or frame is
-/// compiled to native code, which is what a player's server pays for at join and what
-/// counts against the experience's native code memory.
+/// Why the module has no `--!native`: native code is generated when a module is first
+/// required, so compiling setup and error reporting too would lengthen every join and take
+/// native code memory for functions that run once.
 const NATIVE_NOTE: &str = "-- Functions marked @native run for every event, packet or frame; Roblox compiles only those to native code where it can.";
 
 /// The directives and the banner of a module; `what` names it (`Server module`).
