@@ -33,6 +33,8 @@ pub const SLOTS: Part = part!("slots.luau");
 pub const F16: Part = part!("f16.luau");
 pub const WRITE_ERROR: Part = part!("write_error.luau");
 pub const TWO_FORMS: Part = part!("two_forms.luau");
+pub const BOOLEAN_WORDS: Part = part!("boolean_words.luau");
+pub const BOOLEAN_ROWS: Part = part!("boolean_rows.luau");
 pub const PACKET_STRINGS: Part = part!("packet_strings.luau");
 pub const UNRELIABLE_SIZE: Part = part!("unreliable_size.luau");
 pub const APPEND: Part = part!("append.luau");
@@ -75,6 +77,8 @@ pub const SERVER: &[Part] = &[
     F16,
     WRITE_ERROR,
     TWO_FORMS,
+    BOOLEAN_WORDS,
+    BOOLEAN_ROWS,
     PACKET_STRINGS,
     UNRELIABLE_SIZE,
     APPEND,
@@ -110,6 +114,8 @@ pub const CLIENT: &[Part] = &[
     F16,
     WRITE_ERROR,
     TWO_FORMS,
+    BOOLEAN_WORDS,
+    BOOLEAN_ROWS,
     PACKET_STRINGS,
     UNRELIABLE_SIZE,
     APPEND,
@@ -144,6 +150,8 @@ pub const TYPES: &[Part] = &[
     F16,
     WRITE_ERROR,
     TWO_FORMS,
+    BOOLEAN_WORDS,
+    BOOLEAN_ROWS,
     PACKET_STRINGS,
     STANDALONE,
     EXPORTED,

@@ -73,26 +73,17 @@ impl Reader<'_> {
 
     /// `boolean[]`, 8 to a byte, read by rows of eight. Two loops, chosen by the module's
     /// `Interpreted` (prelude): natively compiled code tests the eight bits, where each
-    /// test is a few instructions; interpreted code copies one of 256 prepared rows with
-    /// one `table.move`, one builtin call instead of sixteen dispatched instructions.
+    /// test is a few instructions; interpreted code calls the runtime's `UnpackBooleanRows`,
+    /// which copies one of 256 prepared rows a byte and is not natively compiled.
     fn read_packed_booleans(&mut self, len: &str, offset: &str) -> String {
         let array = self.typed_local("Array", "{ any }", &format!("table.create({len})"));
         let rows = self.local("Rows", &format!("{len} // 8"));
         let row = self.b.fresh("Row");
         self.in_each_form(|reader| {
             if reader.form == Form::Interpreted {
-                // Interpreted, every instruction counts: the rows table in a register, the
-                // loop over byte positions and a running destination index.
-                let table = reader.local("Table", "BooleanRows");
-                let into = reader.local("Into", "1");
-                let at = reader.b.fresh("At");
                 reader
                     .b
-                    .open_fmt(format_args!("for {at} = {offset}, {offset} + {rows} - 1 do"));
-                reader.b.line_fmt(format_args!(
-                    "table.move({table}[buffer.readu8(B, {at}) + 1], 1, 8, {into}, {array})"
-                ));
-                reader.b.line_fmt(format_args!("{into} += 8"));
+                    .line_fmt(format_args!("UnpackBooleanRows({array}, B, {offset}, {rows})"));
             } else {
                 reader.b.open_fmt(format_args!("for {row} = 0, {rows} - 1 do"));
                 let byte = reader.local("Byte", &format!("buffer.readu8(B, {offset} + {row})"));
@@ -104,8 +95,8 @@ impl Reader<'_> {
                         1u32 << bit
                     ));
                 }
+                reader.b.close("end");
             }
-            reader.b.close("end");
         });
         let tail = self.local("Tail", &format!("{len} % 8"));
         self.b.open_fmt(format_args!("if {tail} > 0 then"));

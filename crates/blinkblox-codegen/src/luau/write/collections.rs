@@ -105,8 +105,8 @@ impl Writer<'_> {
     /// eight, then the last bits. Each value sets its bit with an `if` statement rather
     /// than an `if` expression summed: fewer instructions. The runs of 32 have two forms,
     /// chosen by the module's `Interpreted` (prelude): natively, values tested in place;
-    /// interpreted, 32 copied with one `table.move` into the module's `BooleanWord` and
-    /// tested at constant positions, an instruction fewer a value.
+    /// interpreted, the runtime's `PackBooleanWords`, which is not natively compiled, so
+    /// that a native function does not carry code it never runs.
     fn write_packed_booleans(&mut self, array: &str, len: &str, offset: &str) {
         let cursor = self.b.fresh("P");
         let index = self.b.fresh("I");
@@ -114,24 +114,18 @@ impl Writer<'_> {
         self.b.line_fmt(format_args!("local {cursor} = {offset}"));
         self.in_each_form(|writer| {
             if writer.form == Form::Interpreted {
-                let moved = writer.b.fresh("Moved");
                 writer
                     .b
-                    .line_fmt(format_args!("local {moved}: {{ boolean }} = BooleanWord"));
-                writer.b.open_fmt(format_args!("for {index} = 1, {len} - 31, 32 do"));
-                writer
-                    .b
-                    .line_fmt(format_args!("table.move({array}, {index}, {index} + 31, 1, {moved})"));
-                writer.emit_boolean_bits(&word, 32, |bit| format!("{moved}[{}]", bit + 1));
+                    .line_fmt(format_args!("{cursor} = PackBooleanWords({array}, {len}, {cursor})"));
             } else {
                 writer.b.open_fmt(format_args!("for {index} = 1, {len} - 31, 32 do"));
                 writer.emit_boolean_bits(&word, 32, |bit| format!("{array}[{}]", offset_plus(&index, bit)));
+                writer
+                    .b
+                    .line_fmt(format_args!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
+                writer.b.line_fmt(format_args!("{cursor} += 4"));
+                writer.b.close("end");
             }
-            writer
-                .b
-                .line_fmt(format_args!("buffer.writeu32(SendBuffer, {cursor}, {word})"));
-            writer.b.line_fmt(format_args!("{cursor} += 4"));
-            writer.b.close("end");
         });
         let rows = self.b.fresh("Row");
         self.b
