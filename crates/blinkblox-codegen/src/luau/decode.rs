@@ -121,10 +121,8 @@ impl<'a> ModuleGen<'a> {
         if self.index_bytes(reliability) == 2 {
             need_at_cursor(b, 2);
             b.line("local Index = buffer.readu16(B, Cursor)");
-            b.line("Cursor += 2");
         } else {
             b.line("local Index = buffer.readu8(B, Cursor)");
-            b.line("Cursor += 1");
         }
         if leaves.is_empty() {
             b.line("UnknownIndex(Index)");
@@ -148,16 +146,25 @@ impl<'a> ModuleGen<'a> {
     ) {
         let with_player = self.side == Side::Server;
         let player = if with_player { "Player" } else { "nil" };
+        let (scope, name, role) = match item {
+            Received::Event(event) => (&event.scope, &event.name, None),
+            Received::Request(function) => (&function.scope, &function.name, Some("invocation")),
+            Received::Stream(stream) => (&stream.scope, &stream.name, Some("stream")),
+            Received::Response(function) => (&function.scope, &function.name, Some("response")),
+        };
+        leaf.line(marker(scope, name, role));
+        // Past the record's index here, not before the dispatch: natively compiled, the
+        // cursor then changes in the block that goes on to read the record, and Luau's
+        // code generator keeps it in a register instead of storing and loading it again.
+        leaf.line_fmt(format_args!("Cursor += {}", self.index_bytes(reliability)));
         match item {
             Received::Event(event) => {
-                leaf.line(marker(&event.scope, &event.name, None));
                 let params = payload_params(&event.data);
                 let values = self.read_values(leaf, &params, inline, outer, &event.scope, &event.name);
                 let slot = event.index as u32 + 1;
                 emit_deliver(leaf, reliability, event.call, slot, with_player, &values);
             }
             Received::Request(function) => {
-                leaf.line(marker(&function.scope, &function.name, Some("invocation")));
                 need_at_cursor(leaf, 2);
                 leaf.line("local CallId = buffer.readu16(B, Cursor)");
                 leaf.line("Cursor += 2");
@@ -198,7 +205,6 @@ impl<'a> ModuleGen<'a> {
                 leaf.close("end");
             }
             Received::Stream(stream) => {
-                leaf.line(marker(&stream.scope, &stream.name, Some("stream")));
                 let params = [Param {
                     name: "Value".into(),
                     ty: &stream.data,
@@ -216,7 +222,6 @@ impl<'a> ModuleGen<'a> {
                 emit_receive(leaf, stream, with_player, &values[0]);
             }
             Received::Response(function) => {
-                leaf.line(marker(&function.scope, &function.name, Some("response")));
                 need_at_cursor(leaf, 3);
                 leaf.line("local CallId = buffer.readu16(B, Cursor)");
                 leaf.line("local Success = buffer.readu8(B, Cursor + 2)");
