@@ -152,7 +152,6 @@ fn what_runs_per_event_is_native_and_setup_is_not() {
                     "OpenClientRecord",
                     "SettleClientRecord",
                     "PackBooleanWords",
-                    "MakeBooleanRows",
                     "UnpackBooleanRows",
                     "NewQueue",
                     "ConnectSingle",
