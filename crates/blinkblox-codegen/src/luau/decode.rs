@@ -4,9 +4,11 @@
 //! event's Call mode says.
 
 use blinkblox_schema::model::{EventDecl, FunctionDecl, Reliability, Side, StreamDecl};
+use blinkblox_schema::wire::resolve;
 
 use super::builder::CodeBuilder;
 use super::decode_checks::decode_checks_enabled;
+use super::layout::offset_plus;
 use super::listeners::emit_deliver;
 use super::markers::marker;
 use super::module::ModuleGen;
@@ -153,14 +155,24 @@ impl<'a> ModuleGen<'a> {
             Received::Response(function) => (&function.scope, &function.name, Some("response")),
         };
         leaf.line(marker(scope, name, role));
-        // Past the record's index here, not before the dispatch: natively compiled, the
-        // cursor then changes in the block that goes on to read the record, and Luau's
-        // code generator keeps it in a register instead of storing and loading it again.
-        leaf.line_fmt(format_args!("Cursor += {}", self.index_bytes(reliability)));
+        let index_bytes = self.index_bytes(reliability);
+        let fixed_event = match item {
+            Received::Event(event) if inline => self.fixed_payload_size(&payload_params(&event.data)),
+            _ => None,
+        };
+        if fixed_event.is_none() {
+            // Past the record's index here, not before the dispatch: natively compiled, the
+            // cursor then changes in the block that goes on to read the record, and Luau's
+            // code generator keeps it in a register instead of storing and loading it again.
+            leaf.line_fmt(format_args!("Cursor += {index_bytes}"));
+        }
         match item {
             Received::Event(event) => {
                 let params = payload_params(&event.data);
-                let values = self.read_values(leaf, &params, inline, outer, &event.scope, &event.name);
+                let values = match fixed_event {
+                    Some(size) => self.read_fixed_record(leaf, &params, index_bytes, size),
+                    None => self.read_values(leaf, &params, inline, outer, &event.scope, &event.name),
+                };
                 let slot = event.index as u32 + 1;
                 emit_deliver(leaf, reliability, event.call, slot, with_player, &values);
             }
@@ -242,6 +254,48 @@ impl<'a> ModuleGen<'a> {
                 leaf.close("end");
             }
         }
+    }
+
+    /// The size of a payload whose every value is of fixed size, when it has values.
+    fn fixed_payload_size(&self, params: &[Param]) -> Option<u32> {
+        if params.is_empty() {
+            return None;
+        }
+        params
+            .iter()
+            .map(|p| resolve(self.schema, p.ty).layout.fixed_size)
+            .sum()
+    }
+
+    /// A record of fixed size (`index_bytes` and a payload of `size`): one check that all of
+    /// it is in the packet, each value read at its offset from the record's start, then the
+    /// cursor moved past it once. The values are bound to locals before the cursor moves,
+    /// since their expressions are read at offsets from it.
+    fn read_fixed_record(
+        &mut self,
+        leaf: &mut CodeBuilder,
+        params: &[Param],
+        index_bytes: u32,
+        size: u32,
+    ) -> Vec<String> {
+        need_at_cursor(leaf, index_bytes + size);
+        let schema = self.schema;
+        let mut reader = self.reader(leaf);
+        reader.cursor = "Cursor";
+        reader.size = "Size";
+        let mut at = index_bytes;
+        for param in params {
+            let mark = reader.b.mark();
+            let expr = reader.read_at(param.ty, &offset_plus("Cursor", at), &ValuePath::root(&param.name));
+            if params.len() > 1 {
+                reader.bind_local(mark, &expr, &param.name);
+            } else {
+                reader.b.line_fmt(format_args!("local {} = {expr}", param.name));
+            }
+            at += resolve(schema, param.ty).layout.fixed_size.unwrap_or(0);
+        }
+        leaf.line_fmt(format_args!("Cursor += {}", index_bytes + size));
+        params.iter().map(|p| p.name.clone()).collect()
     }
 
     /// Reads a payload's values into locals, inline or through a reader function

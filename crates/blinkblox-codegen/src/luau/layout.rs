@@ -13,12 +13,19 @@ pub const WIDE_STRUCT_FIELDS: usize = 16;
 /// `offset + add` with the trivial cases folded.
 pub fn offset_plus(offset: &str, add: u32) -> String {
     if add == 0 {
-        offset.to_string()
-    } else if offset == "0" {
-        add.to_string()
-    } else {
-        format!("{offset} + {add}")
+        return offset.to_string();
     }
+    if let Ok(constant) = offset.parse::<u32>() {
+        return (constant + add).to_string();
+    }
+    // `Cursor + 1` and 2 is `Cursor + 3`: one addition at run time, not two.
+    if let Some((base, constant)) = offset.rsplit_once(" + ")
+        && let Ok(constant) = constant.parse::<u32>()
+        && !base.contains(['(', ' '])
+    {
+        return format!("{base} + {}", constant + add);
+    }
+    format!("{offset} + {add}")
 }
 
 /// The width on the wire of an index among `variants` enum values or tagged-enum
