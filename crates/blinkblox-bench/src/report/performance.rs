@@ -97,6 +97,7 @@ impl PerformanceTables<'_> {
                  `cargo build --release`.\n\n",
             );
         }
+        out.push_str(link_note());
         out.push_str("| Schema | BlinkBlox | zap | zap ÷ BlinkBlox |\n|---|---:|---:|---:|\n");
         let cell = |outcome: &Result<ProcessTimes, String>| match outcome {
             Ok(times) => format!("{} ({}–{})", ms(times.median_ms), ms(times.p25_ms), ms(times.p75_ms)),
@@ -118,5 +119,18 @@ impl PerformanceTables<'_> {
             );
         }
         out.push('\n');
+    }
+}
+
+/// How this executable was linked, for the zap comparison: most of a small compile's time is
+/// the process starting, and a statically linked binary (as the Linux releases are) loads no
+/// shared libraries.
+fn link_note() -> &'static str {
+    if cfg!(target_feature = "crt-static") {
+        "This blinkblox is linked statically, as the Linux release binaries are.\n\n"
+    } else {
+        "This blinkblox is linked dynamically (a plain `cargo build`): the Linux release binaries are linked \
+         statically and start sooner; build with `RUSTFLAGS=\"-C target-feature=+crt-static\"` and `--target` \
+         to time what they run.\n\n"
     }
 }
