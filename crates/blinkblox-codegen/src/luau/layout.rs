@@ -15,15 +15,22 @@ pub fn offset_plus(offset: &str, add: u32) -> String {
     if add == 0 {
         return offset.to_string();
     }
-    if let Ok(constant) = offset.parse::<u32>() {
-        return (constant + add).to_string();
+    if let Some(sum) = offset
+        .parse::<u32>()
+        .ok()
+        .and_then(|constant| constant.checked_add(add))
+    {
+        return sum.to_string();
     }
     // `Cursor + 1` and 2 is `Cursor + 3`: one addition at run time, not two.
     if let Some((base, constant)) = offset.rsplit_once(" + ")
-        && let Ok(constant) = constant.parse::<u32>()
+        && let Some(sum) = constant
+            .parse::<u32>()
+            .ok()
+            .and_then(|constant| constant.checked_add(add))
         && !base.contains(['(', ' '])
     {
-        return format!("{base} + {}", constant + add);
+        return format!("{base} + {sum}");
     }
     format!("{offset} + {add}")
 }
@@ -50,4 +57,34 @@ pub fn is_byte_number(ty: &Type) -> bool {
             ..
         }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::offset_plus;
+
+    #[test]
+    fn offsets_the_generator_can_add_up_are_one_number() {
+        assert_eq!(offset_plus("Cursor", 0), "Cursor");
+        assert_eq!(offset_plus("0", 4), "4");
+        assert_eq!(offset_plus("2", 4), "6");
+        assert_eq!(offset_plus("Cursor", 1), "Cursor + 1");
+        assert_eq!(offset_plus("Cursor + 1", 2), "Cursor + 3");
+        assert_eq!(offset_plus(&offset_plus("Record1", 2), 4), "Record1 + 6");
+    }
+
+    #[test]
+    fn other_offsets_are_added_to_as_written() {
+        assert_eq!(offset_plus("(Cursor + Length1) + 1", 2), "(Cursor + Length1) + 1 + 2");
+        assert_eq!(
+            offset_plus("Cursor + Length1 * 6 + 1", 2),
+            "Cursor + Length1 * 6 + 1 + 2"
+        );
+        let largest = u32::MAX.to_string();
+        assert_eq!(offset_plus(&largest, 1), format!("{largest} + 1"));
+        assert_eq!(
+            offset_plus(&format!("Cursor + {largest}"), 1),
+            format!("Cursor + {largest} + 1")
+        );
+    }
 }
