@@ -157,9 +157,7 @@ impl<'a> ModuleGen<'a> {
         leaf.line(marker(scope, name, role));
         let index_bytes = self.index_bytes(reliability);
         let fixed_event = match item {
-            Received::Event(event) if inline => self
-                .fixed_payload_size(&payload_params(&event.data))
-                .filter(|size| size.checked_add(index_bytes).is_some()),
+            Received::Event(event) if inline => self.fixed_payload_size(&payload_params(&event.data), index_bytes),
             _ => None,
         };
         if fixed_event.is_none() {
@@ -258,15 +256,16 @@ impl<'a> ModuleGen<'a> {
         }
     }
 
-    /// The size of a payload whose every value is of fixed size, when it has values (and the
-    /// size fits a `u32`).
-    fn fixed_payload_size(&self, params: &[Param]) -> Option<u32> {
+    /// The size of a payload whose every value is of fixed size, when it has values and its
+    /// record (`index_bytes` and the payload) fits a `u32`.
+    fn fixed_payload_size(&self, params: &[Param], index_bytes: u32) -> Option<u32> {
         if params.is_empty() {
             return None;
         }
-        params.iter().try_fold(0u32, |total, p| {
+        let record = params.iter().try_fold(index_bytes, |total, p| {
             total.checked_add(resolve(self.schema, p.ty).layout.fixed_size?)
-        })
+        })?;
+        Some(record - index_bytes)
     }
 
     /// A record of fixed size (`index_bytes` and a payload of `size`): one check that all of

@@ -15,19 +15,14 @@ pub fn offset_plus(offset: &str, add: u32) -> String {
     if add == 0 {
         return offset.to_string();
     }
-    if let Some(sum) = offset
-        .parse::<u32>()
-        .ok()
-        .and_then(|constant| constant.checked_add(add))
-    {
+    // A constant that would overflow is left as an addition rather than folded.
+    let plus_add = |constant: &str| constant.parse::<u32>().ok()?.checked_add(add);
+    if let Some(sum) = plus_add(offset) {
         return sum.to_string();
     }
     // `Cursor + 1` and 2 is `Cursor + 3`: one addition at run time, not two.
     if let Some((base, constant)) = offset.rsplit_once(" + ")
-        && let Some(sum) = constant
-            .parse::<u32>()
-            .ok()
-            .and_then(|constant| constant.checked_add(add))
+        && let Some(sum) = plus_add(constant)
         && !base.contains(['(', ' '])
     {
         return format!("{base} + {sum}");
