@@ -38,3 +38,37 @@ event Tiny = {
 	call: SingleSync,
 	data: u8,
 }
+
+event Strings = {
+	from: Client,
+	type: Reliable,
+	call: SingleSync,
+	data: string[0..300],
+}
+
+event Numbers = {
+	from: Client,
+	type: Reliable,
+	call: SingleSync,
+	data: f64[0..1000],
+}
+
+event Dictionary = {
+	from: Client,
+	type: Reliable,
+	call: SingleSync,
+	data: map { [string]: f64 },
+}
+
+event Vectors = {
+	from: Client,
+	type: Reliable,
+	call: SingleSync,
+	data: Vector3[0..100],
+}
+
+funct CallResponse = {
+	call: Async,
+	args: f64[0..500],
+	rets: f64[0..500],
+}

@@ -26,8 +26,20 @@ pub const EVENTS_PER_FRAME: u32 = 1000;
 /// Frames run before timing starts (buffers grow and caches fill in these).
 pub const WARMUP_FRAMES: u32 = 2;
 
-/// The runtime benches, in the order the tables show them.
-pub const RUNTIME_BENCHES: [&str; 5] = ["Booleans", "Entities", "BooleansRandom", "EntitiesRandom", "Tiny"];
+/// The runtime benches, in the order the tables show them: the six event shapes of the public
+/// community benchmark (Booleans, Entities, Strings, Numbers, Dictionary, Vectors), then the
+/// Random variants and Tiny.
+pub const RUNTIME_BENCHES: [&str; 9] = [
+    "Booleans",
+    "Entities",
+    "Strings",
+    "Numbers",
+    "Dictionary",
+    "Vectors",
+    "BooleansRandom",
+    "EntitiesRandom",
+    "Tiny",
+];
 
 /// What one row measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,6 +99,23 @@ pub fn event_of(bench: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_luau_payloads_list_the_same_benches_in_the_same_order() {
+        let payloads = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmark/harness/payloads.luau");
+        let text = std::fs::read_to_string(payloads).expect("payloads.luau");
+        let list = text
+            .split("Payloads.BENCHES = table.freeze({")
+            .nth(1)
+            .and_then(|rest| rest.split("})").next())
+            .expect("Payloads.BENCHES");
+        let names: Vec<&str> = list
+            .split(',')
+            .map(|name| name.trim().trim_matches('"'))
+            .filter(|name| !name.is_empty())
+            .collect();
+        assert_eq!(names, RUNTIME_BENCHES);
+    }
 
     #[test]
     fn random_benches_fire_their_plain_event() {

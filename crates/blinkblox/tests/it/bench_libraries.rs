@@ -119,6 +119,8 @@ fn the_bytenet_adapter_runs_end_to_end_against_a_fake_library() {
             "--run",
             "Tiny",
             "Entities",
+            "Dictionary",
+            "Vectors",
             "--tools",
             "bytenet",
             "--frames",
@@ -131,8 +133,9 @@ fn the_bytenet_adapter_runs_end_to_end_against_a_fake_library() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
-        stderr.contains("Tiny / bytenet / interpreted — send")
-            && stderr.contains("Entities / bytenet / interpreted — send"),
+        ["Tiny", "Entities", "Dictionary", "Vectors"]
+            .iter()
+            .all(|bench| stderr.contains(&format!("{bench} / bytenet / interpreted — send"))),
         "every row ran and decoded what was fired:\n{stderr}"
     );
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");

@@ -67,7 +67,7 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
     // Medians and p99s: every bench, both tools, both modes, numbers; bytes as on the seed page.
     for heading in ["### Medians", "### 99th percentiles"] {
         let rows = table_after(&report, heading);
-        assert_eq!(rows.len(), 10, "{heading}: 5 benches × 2 tools:\n{report}");
+        assert_eq!(rows.len(), 18, "{heading}: 9 benches × 2 tools:\n{report}");
         let mut bench = String::new();
         for row in &rows {
             assert_eq!(row.len(), 7, "{heading}: {row:?}");
@@ -85,6 +85,11 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
                 "Booleans" | "BooleansRandom" => "128",
                 "Entities" | "EntitiesRandom" => "602",
                 "Tiny" => "2",
+                // Each name's one-byte length and its bytes (the seeded names are 4–24 bytes).
+                "Strings" => "4588",
+                "Numbers" => "8003",
+                "Dictionary" => "4631",
+                "Vectors" => "1202",
                 other => panic!("unexpected bench {other}"),
             };
             assert_eq!(row[6], expected_bytes, "{heading} {bench} {}", row[1]);
@@ -96,7 +101,17 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
             .collect();
         assert_eq!(
             benches,
-            ["Booleans", "Entities", "BooleansRandom", "EntitiesRandom", "Tiny"],
+            [
+                "Booleans",
+                "Entities",
+                "Strings",
+                "Numbers",
+                "Dictionary",
+                "Vectors",
+                "BooleansRandom",
+                "EntitiesRandom",
+                "Tiny"
+            ],
             "{heading}"
         );
     }

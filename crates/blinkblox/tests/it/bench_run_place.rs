@@ -129,14 +129,14 @@ fn the_place_round_trips_with_the_harness_tools_and_runners() {
     );
     assert!(source(at(&dom, &format!("{tools}.blink.Server"))).contains("BENCH_BLINK_RELIABLE_REMOTE"));
     assert!(source(at(&dom, &format!("{tools}.handwritten.Server"))).contains("BENCH_HANDWRITTEN_REMOTE"));
-    // Blink's compiler ran through the loader on Definition.upstream.blink (three events).
+    // Blink's compiler ran through the loader on Definition.upstream.blink (seven events).
     assert_eq!(
         source(at(&dom, &format!("{tools}.upstream.Server"))),
-        r#"return { Side = "Server", Events = 3 }"#
+        r#"return { Side = "Server", Events = 7 }"#
     );
     assert_eq!(
         source(at(&dom, &format!("{tools}.upstream.Client"))),
-        r#"return { Side = "Client", Events = 3 }"#
+        r#"return { Side = "Client", Events = 7 }"#
     );
     // A downloaded library keeps its tree: init.luau makes its folder a ModuleScript.
     let bytenet_src = at(&dom, &format!("{tools}.bytenet.src"));
@@ -302,8 +302,8 @@ fn the_place_runners_run_in_the_embedded_runtime() {
         .expect("client")
         .spawn(source(at(&dom, "StarterPlayer.StarterPlayerScripts.BenchmarkClient")))
         .expect("client runner");
-    // 3 tools × 5 benches × 2 frames, one a Heartbeat, then the done call.
-    for _ in 0..40 {
+    // 3 tools × 9 benches × 2 frames, one a Heartbeat, then the done call.
+    for _ in 0..70 {
         sim.step().expect("step");
     }
     for world in sim.worlds() {
