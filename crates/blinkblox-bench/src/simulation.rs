@@ -33,3 +33,16 @@ pub(crate) fn client_setup_timed_out(sim: &Simulation) -> String {
         }
     )
 }
+
+/// What an adapter's optional `Adapter.unsupported(bench)` says: why its tool cannot run
+/// `bench` at all, or nothing. `file` names the adapter in errors. The adapter is loaded in a
+/// bare Luau state, so only its top level and that function run.
+pub(crate) fn adapter_unsupported(adapter: &str, file: &str, bench: &str) -> Result<Option<String>, String> {
+    let lua = mlua::Lua::new();
+    let failed = |err: mlua::Error| format!("{file}: {err}");
+    let table: mlua::Table = lua.load(adapter).set_name(format!("={file}")).eval().map_err(failed)?;
+    match table.get::<Option<mlua::Function>>("unsupported").map_err(failed)? {
+        Some(function) => function.call(bench).map_err(failed),
+        None => Ok(None),
+    }
+}

@@ -381,16 +381,23 @@ echo "-- client for $event" > "$dir/$client""#;
     }
 
     /// The events, directions, reliabilities and call modes a schema declares, in order, from
-    /// `event NAME` headers and `From:`/`from:`-style fields (enough for these two files).
+    /// `event NAME` headers and `From:`/`from:`-style fields, and its functions by name
+    /// (`function NAME` in Blink's language, `funct NAME` in zap's; enough for these two files).
     fn events_of(text: &str) -> Vec<String> {
         let mut events = Vec::new();
+        let mut in_event = false;
         for line in text.lines().map(str::trim) {
+            let name_of = |rest: &str| -> String { rest.chars().take_while(char::is_ascii_alphanumeric).collect() };
             if let Some(rest) = line.strip_prefix("event ") {
-                let name: String = rest.chars().take_while(char::is_ascii_alphanumeric).collect();
-                events.push(name);
+                events.push(name_of(rest));
+                in_event = true;
+            } else if let Some(rest) = line.strip_prefix("function ").or_else(|| line.strip_prefix("funct ")) {
+                events.push(format!("function {}", name_of(rest)));
+                in_event = false;
             } else if let Some((key, value)) = line.split_once(':') {
                 let key = key.trim().to_ascii_lowercase();
-                if ["from", "type", "call"].contains(&key.as_str())
+                if in_event
+                    && ["from", "type", "call"].contains(&key.as_str())
                     && let Some(last) = events.last_mut()
                 {
                     last.push_str(&format!(" {key}={}", value.trim().trim_end_matches(',')));

@@ -236,6 +236,8 @@ mod tests {
                 fire: stats(send),
                 flush: stats(0.0),
                 decode: stats(decode),
+                reply: None,
+                round_trip: None,
                 bytes_per_event: 602.0,
                 calls_per_frame: 1.0,
                 frames: 1,

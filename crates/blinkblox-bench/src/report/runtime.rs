@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use super::format::{bytes, ms};
 use crate::competitors::{BLINK, BLINKBLOX, Competitor, HANDWRITTEN};
 use crate::runtime::bounds::{BoundRow, work_alone};
-use crate::runtime::{RowFigures, RuntimeRow};
+use crate::runtime::calls::{CALLS_PER_FRAME, is_calls};
+use crate::runtime::{CALL_RESPONSE, RowFigures, RuntimeRow};
 use crate::stats::Stats;
 use blinkblox_luau::Mode;
 
@@ -34,7 +35,8 @@ impl RuntimeTables<'_> {
                  (within 8192 studs, in steps of 1/64); these six are the shapes of the public community \
                  benchmark, each fired with the same payload every time. The Random variants fire 1001 different \
                  seeded payloads in turn; Tiny is one u8. A tool without a lossless type for a shape fails that \
-                 row, and \"Rows that failed\" says which type it lacks.\n\n",
+                 row, and \"Rows that failed\" says which type it lacks. On CallResponse (below) \"Send\" is the \
+                 client's invokes and flush, \"Decode\" the server's part, and \"Bytes\" both ways over the calls.\n\n",
             );
             out.push_str("### Medians\n\n");
             self.runtime_table(out, |stats| stats.median_ms);
@@ -42,6 +44,9 @@ impl RuntimeTables<'_> {
             self.runtime_table(out, |stats| stats.p99_ms);
             out.push_str("### Fire and flush separately (medians)\n\n");
             self.fire_flush_table(out);
+            if self.rows.iter().any(|row| is_calls(row.bench)) {
+                self.calls_table(out);
+            }
         }
         if !self.bounds.is_empty() {
             self.bounds_table(out);
@@ -144,6 +149,52 @@ impl RuntimeTables<'_> {
                     cells.join(" | "),
                 );
             }
+        }
+        out.push('\n');
+    }
+
+    /// CallResponse's round trip and its parts, medians.
+    fn calls_table(&self, out: &mut String) {
+        let (_, tools) = self.benches_and_tools();
+        let _ = write!(
+            out,
+            "### Call-response (medians)\n\n\
+             Each frame the client invokes a function {CALLS_PER_FRAME} times, each invoke in its own thread, and \
+             flushes; the server decodes the invocations, its handler answers each with the f64[0..500] it got, and \
+             the answers are sent back; the client decodes them and resumes its callers. \"Send\" is the client \
+             starting the invokes and flushing, \"Server\" the server's decoding, handler and sending of the \
+             answers, \"Reply\" the client decoding the answers and resuming the callers, \"Round trip\" their \
+             sum. Milliseconds per frame. A tool without call-response is listed under \"Not run\".\n\n"
+        );
+        out.push_str(
+            "| Tool | Round trip, interpreted | Round trip, native | Send, native | Server, native | Reply, native | Reply, interpreted |\n",
+        );
+        out.push_str("|---|---:|---:|---:|---:|---:|---:|\n");
+        for &tool in &tools {
+            let figure = |mode: Mode, pick: fn(&RowFigures) -> Option<f64>| match self
+                .row(CALL_RESPONSE, tool, mode)
+                .map(|row| &row.outcome)
+            {
+                None => "–".to_string(),
+                Some(Err(_)) => "failed".to_string(),
+                Some(Ok(figures)) => pick(figures).map_or_else(|| "–".to_string(), ms),
+            };
+            if self.row(CALL_RESPONSE, tool, Mode::Native).is_none()
+                && self.row(CALL_RESPONSE, tool, Mode::Interpreted).is_none()
+            {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                tool.name(),
+                figure(Mode::Interpreted, |f| f.round_trip.map(|s| s.median_ms)),
+                figure(Mode::Native, |f| f.round_trip.map(|s| s.median_ms)),
+                figure(Mode::Native, |f| Some(f.send.median_ms)),
+                figure(Mode::Native, |f| Some(f.decode.median_ms)),
+                figure(Mode::Native, |f| f.reply.map(|s| s.median_ms)),
+                figure(Mode::Interpreted, |f| f.reply.map(|s| s.median_ms)),
+            );
         }
         out.push('\n');
     }

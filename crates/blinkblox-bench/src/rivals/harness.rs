@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::competitors::{Code, Competitor, LoadedCode, Modules, RivalsCode, ScenarioModules};
 use crate::scenarios::spec::Schema;
+use crate::simulation::adapter_unsupported;
 use crate::{BenchError, read_checkout_file};
 
 /// The Rivals harness: the shared driver, the adapters, and each tool's modules or library.
@@ -68,13 +69,5 @@ pub(super) enum Loaded<'h> {
 
 /// Asks the adapter, in a plain Luau state, why the tool cannot run `scenario` (None: it can).
 pub(super) fn unsupported(adapter: &str, tool: &dyn Competitor, scenario: &str) -> Result<Option<String>, String> {
-    let lua = mlua::Lua::new();
-    let failed = |err: mlua::Error| format!("harness/rivals/{}.luau: {err}", tool.key());
-    let table: mlua::Table = lua
-        .load(adapter)
-        .set_name(format!("=harness/rivals/{}.luau", tool.key()))
-        .eval()
-        .map_err(failed)?;
-    let function: mlua::Function = table.get("unsupported").map_err(failed)?;
-    function.call(scenario).map_err(failed)
+    adapter_unsupported(adapter, &format!("harness/rivals/{}.luau", tool.key()), scenario)
 }

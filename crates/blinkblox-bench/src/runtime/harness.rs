@@ -3,9 +3,10 @@
 
 use std::path::Path;
 
+use super::calls::{self, is_calls};
 use super::{EVENTS_PER_FRAME, Participant, event_of};
 use crate::competitors::{ALL, Code, Competitor, LoadedCode, Modules, RuntimeCode};
-use crate::simulation::{CLIENT_SETUP_STEPS, client_setup_timed_out, install_clock, lua_error};
+use crate::simulation::{CLIENT_SETUP_STEPS, adapter_unsupported, client_setup_timed_out, install_clock, lua_error};
 use crate::{BenchError, read_checkout_file};
 use blinkblox_luau::{Mode, Simulation, TimingClock};
 
@@ -14,6 +15,8 @@ pub struct Harness {
     payloads: String,
     client: String,
     server: String,
+    /// `calls.luau`, both halves of the CallResponse bench.
+    calls: String,
     /// Every competitor's adapter (`harness/tools/KEY.luau`), by key.
     adapters: Vec<(&'static str, String)>,
     /// The work alone's adapter (`bounds.luau`), run among the rows of its bench.
@@ -34,6 +37,7 @@ impl Harness {
             payloads: read_checkout_file(&harness.join("payloads.luau"))?,
             client: read_checkout_file(&harness.join("client.luau"))?,
             server: read_checkout_file(&harness.join("server.luau"))?,
+            calls: read_checkout_file(&harness.join("calls.luau"))?,
             adapters,
             work_alone: read_checkout_file(&harness.join("bounds.luau"))?,
             code: LoadedCode::default(),
@@ -54,12 +58,7 @@ impl Harness {
 
     /// A fresh simulation (one server, one client) running `who`'s side of `bench`, and the
     /// client's frame function (`shared.BenchFrame`) once its set-up has finished.
-    pub(crate) fn start(
-        &self,
-        bench: &str,
-        who: Participant,
-        mode: Mode,
-    ) -> Result<(Simulation, mlua::Function), String> {
+    pub(crate) fn start(&self, bench: &str, who: Participant, mode: Mode) -> Result<Started, String> {
         let event = event_of(bench);
         let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
         sim.set_timing_clock(TimingClock::ThreadCpu);
@@ -86,13 +85,18 @@ impl Harness {
                 library.mount(server, at).map_err(&setup)?;
             }
             server.load_module("Adapter", adapter).map_err(&setup)?;
-            server
-                .exec(&format!(
-                    "local listener, tally = require('BenchServer').listener('{bench}')\n\
-                     require('Adapter').server('{event}', listener, '{bench}')\n\
-                     shared.BenchTally = tally"
-                ))
-                .map_err(&setup)?;
+            if is_calls(bench) {
+                server.load_module("BenchCalls", &self.calls).map_err(&setup)?;
+                server.exec(calls::SERVER_SETUP).map_err(&setup)?;
+            } else {
+                server
+                    .exec(&format!(
+                        "local listener, tally = require('BenchServer').listener('{bench}')\n\
+                         require('Adapter').server('{event}', listener, '{bench}')\n\
+                         shared.BenchTally = tally"
+                    ))
+                    .map_err(&setup)?;
+            }
         }
         // The remotes the server made reach the client.
         sim.step().map_err(lua_error("replicating the remotes"))?;
@@ -108,26 +112,54 @@ impl Harness {
             client.load_module("Adapter", adapter).map_err(&setup)?;
             // In a task thread: a library's client may wait for the server (an attribute, a
             // handshake) before its first fire, which takes simulation steps.
-            client
-                .spawn(&format!(
-                    "local fire, flush = require('Adapter').client('{event}', '{bench}')\n\
-                     shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
-                ))
-                .map_err(&setup)?;
+            if is_calls(bench) {
+                client.load_module("BenchCalls", &self.calls).map_err(&setup)?;
+                client.spawn(calls::CLIENT_SETUP).map_err(&setup)?;
+            } else {
+                client
+                    .spawn(&format!(
+                        "local fire, flush = require('Adapter').client('{event}', '{bench}')\n\
+                         shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
+                    ))
+                    .map_err(&setup)?;
+            }
         }
-        let frame_fn = await_client_frame(&mut sim)?;
+        let frame = await_client_frame(&mut sim)?;
+        let server_flush = if is_calls(bench) {
+            let flush: mlua::Function = sim
+                .server()
+                .eval("return shared.BenchServerFlush")
+                .map_err(lua_error("server set-up"))?;
+            Some(flush)
+        } else {
+            None
+        };
         sim.take_traffic();
-        Ok((sim, frame_fn))
+        Ok(Started {
+            sim,
+            frame,
+            server_flush,
+        })
+    }
+
+    /// Whether `tool` cannot run `bench` at all, and why: its adapter's
+    /// `Adapter.unsupported(bench)`, when it has one.
+    pub(crate) fn unsupported(&self, tool: &dyn Competitor, bench: &str) -> Result<Option<String>, String> {
+        adapter_unsupported(self.adapter(tool), &format!("harness/tools/{}.luau", tool.key()), bench)
     }
 
     /// Every event of the `frames` frames run in `sim` (started by [`Harness::start`]) arrived
-    /// and decoded to what was fired, and nothing raised an error.
-    pub(crate) fn check_tally(sim: &Simulation, frames: u32) -> Result<(), String> {
+    /// and decoded to what was fired (on CallResponse, every invoke was answered with what it
+    /// sent), and nothing raised an error.
+    pub(crate) fn check_tally(sim: &Simulation, bench: &str, frames: u32) -> Result<(), String> {
         for world in sim.worlds() {
             if let Some(error) = world.errors().first() {
                 let side = if world.is_server() { "the server" } else { "the client" };
                 return Err(format!("{side} raised: {error}"));
             }
+        }
+        if is_calls(bench) {
+            return calls::check_calls(sim, frames);
         }
         let (received, mismatches, first): (u64, u64, Option<String>) = sim
             .server()
@@ -147,6 +179,15 @@ impl Harness {
         }
         Ok(())
     }
+}
+
+/// A row's simulation once both sides are set up.
+pub(crate) struct Started {
+    pub(crate) sim: Simulation,
+    /// The client's frame function (`shared.BenchFrame`).
+    pub(crate) frame: mlua::Function,
+    /// On CallResponse: the server's flush, which returns the seconds it took.
+    pub(crate) server_flush: Option<mlua::Function>,
 }
 
 /// Steps until the client's set-up thread has built `shared.BenchFrame`, and returns it.

@@ -14,6 +14,7 @@
 //! run is single-threaded.
 
 pub mod bounds;
+pub mod calls;
 pub mod harness;
 pub mod rows;
 
@@ -26,10 +27,13 @@ pub const EVENTS_PER_FRAME: u32 = 1000;
 /// Frames run before timing starts (buffers grow and caches fill in these).
 pub const WARMUP_FRAMES: u32 = 2;
 
+/// The bench of a function's round trip rather than an event's one way (see [`calls`]).
+pub const CALL_RESPONSE: &str = "CallResponse";
+
 /// The runtime benches, in the order the tables show them: the six event shapes of the public
-/// community benchmark (Booleans, Entities, Strings, Numbers, Dictionary, Vectors), then the
-/// Random variants and Tiny.
-pub const RUNTIME_BENCHES: [&str; 9] = [
+/// community benchmark (Booleans, Entities, Strings, Numbers, Dictionary, Vectors), the Random
+/// variants and Tiny, then the public benchmark's seventh test, [`CALL_RESPONSE`].
+pub const RUNTIME_BENCHES: [&str; 10] = [
     "Booleans",
     "Entities",
     "Strings",
@@ -39,7 +43,17 @@ pub const RUNTIME_BENCHES: [&str; 9] = [
     "BooleansRandom",
     "EntitiesRandom",
     "Tiny",
+    CALL_RESPONSE,
 ];
+
+/// Events (or, on [`CALL_RESPONSE`], invokes) a frame of `bench` fires.
+pub fn events_per_frame(bench: &str) -> u32 {
+    if bench == CALL_RESPONSE {
+        calls::CALLS_PER_FRAME
+    } else {
+        EVENTS_PER_FRAME
+    }
+}
 
 /// What one row measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,10 +62,16 @@ pub struct RowFigures {
     pub send: Stats,
     pub fire: Stats,
     pub flush: Stats,
-    /// The server decoding the frame's packets and calling the listener.
+    /// The server decoding the frame's packets and calling the listener (on
+    /// [`CALL_RESPONSE`], the handler, and sending the answers too).
     pub decode: Stats,
+    /// On [`CALL_RESPONSE`]: the client decoding the answers and resuming its callers.
+    pub reply: Option<Stats>,
+    /// On [`CALL_RESPONSE`]: send, the server's part and the reply, per frame.
+    pub round_trip: Option<Stats>,
     /// One event on the wire: the frame's buffer bytes (or, for plain remotes, the
-    /// runtime's size estimate of the values) over the events fired.
+    /// runtime's size estimate of the values) over the events fired; on [`CALL_RESPONSE`],
+    /// both ways over the calls made.
     pub bytes_per_event: f64,
     /// Remote calls a frame.
     pub calls_per_frame: f64,
@@ -114,7 +134,8 @@ mod tests {
             .map(|name| name.trim().trim_matches('"'))
             .filter(|name| !name.is_empty())
             .collect();
-        assert_eq!(names, RUNTIME_BENCHES);
+        let events: Vec<&str> = RUNTIME_BENCHES.into_iter().filter(|b| *b != CALL_RESPONSE).collect();
+        assert_eq!(names, events);
     }
 
     #[test]

@@ -6,8 +6,9 @@
 use std::time::Instant;
 
 use super::bounds::{BoundRow, has_bound};
-use super::harness::Harness;
-use super::{EVENTS_PER_FRAME, Participant, RowFigures, RuntimeRow, WARMUP_FRAMES};
+use super::calls::deliver_calls;
+use super::harness::{Harness, Started};
+use super::{Participant, RowFigures, RuntimeRow, WARMUP_FRAMES, events_per_frame};
 use crate::competitors::Competitor;
 use crate::simulation::lua_error;
 use crate::stats::Stats;
@@ -23,19 +24,42 @@ pub struct RuntimePlan {
     pub frames: u32,
 }
 
-/// Runs every row of the plan: for each bench and mode, the tools' rows side by side in turns
-/// (see [`crate::turns`]), with the work alone ([`super::bounds`]) taking
-/// its turns among them where the bench has it; reports progress on stderr.
-pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> (Vec<RuntimeRow>, Vec<BoundRow>) {
-    let (mut rows, mut bounds) = (Vec::new(), Vec::new());
+/// What the runtime benches came to.
+#[derive(Debug, Default)]
+pub struct RuntimeResults {
+    pub rows: Vec<RuntimeRow>,
+    pub bounds: Vec<BoundRow>,
+    /// (bench and tool, why): a tool whose adapter says it has no such feature.
+    pub not_run: Vec<(String, String)>,
+}
+
+/// Runs every row of the plan: for each bench and mode, the rows of the tools that have the
+/// bench's feature side by side in turns (see [`crate::turns`]), with the work alone
+/// ([`super::bounds`]) taking its turns among them where the bench has it; reports progress on
+/// stderr.
+pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> RuntimeResults {
+    let mut results = RuntimeResults::default();
     for &bench in &plan.benches {
+        let mut tools = Vec::new();
+        for &tool in &plan.tools {
+            match harness.unsupported(tool, bench) {
+                Ok(None) => tools.push(tool),
+                Ok(Some(reason)) => results.not_run.push((format!("{bench} on {}", tool.name()), reason)),
+                Err(err) => results.rows.extend(plan.modes.iter().map(|&mode| RuntimeRow {
+                    bench,
+                    tool,
+                    mode,
+                    outcome: Err(err.clone()),
+                })),
+            }
+        }
         for &mode in &plan.modes {
-            let (bench_rows, bound) = run_side_by_side(harness, bench, &plan.tools, mode, plan.frames);
-            rows.extend(bench_rows);
-            bounds.extend(bound);
+            let (bench_rows, bound) = run_side_by_side(harness, bench, &tools, mode, plan.frames);
+            results.rows.extend(bench_rows);
+            results.bounds.extend(bound);
         }
     }
-    (rows, bounds)
+    results
 }
 
 /// One bench in one mode on every tool, and the work alone where the bench has it: the rows
@@ -73,7 +97,7 @@ fn run_side_by_side(
     let mut rows = Vec::new();
     let mut bound = None;
     for (&who, samples) in participants.iter().zip(samples) {
-        let outcome = samples.and_then(|samples| samples.figures());
+        let outcome = samples.and_then(|samples| samples.figures(bench));
         let summary = match &outcome {
             Ok(figures) => format!(
                 "send {:.3} ms, decode {:.3} ms, {:.1} bytes, {} frames",
@@ -111,9 +135,17 @@ fn run_turn(
     timed: u32,
     samples: &mut RowSamples,
 ) -> Result<(), String> {
-    let (mut sim, frame_fn) = harness.start(bench, who, mode)?;
+    let Started {
+        mut sim,
+        frame: frame_fn,
+        server_flush,
+    } = harness.start(bench, who, mode)?;
+    let mut answered = 0;
     for frame in 0..WARMUP_FRAMES + timed {
-        let figures = run_frame(&mut sim, &frame_fn, who)?;
+        let figures = match &server_flush {
+            Some(server_flush) => run_call_frame(&mut sim, &frame_fn, who, server_flush, &mut answered)?,
+            None => run_frame(&mut sim, &frame_fn, who)?,
+        };
         if frame >= WARMUP_FRAMES {
             samples.push(&figures);
         }
@@ -122,7 +154,35 @@ fn run_turn(
         // Anything a library held back for its own throttle arrives before the tally is read.
         sim.steps(2).map_err(lua_error("delivering the last frame"))?;
     }
-    Harness::check_tally(&sim, WARMUP_FRAMES + timed)
+    Harness::check_tally(&sim, bench, WARMUP_FRAMES + timed)
+}
+
+/// One frame of CallResponse: the client starts its invokes and flushes, the server answers,
+/// the client decodes the answers and resumes its callers.
+fn run_call_frame(
+    sim: &mut Simulation,
+    frame_fn: &mlua::Function,
+    who: Participant,
+    server_flush: &mlua::Function,
+    answered: &mut u64,
+) -> Result<FrameFigures, String> {
+    let client = sim.client(0).ok_or("the client left")?;
+    let (fire, flush): (f64, f64) = client.call(frame_fn, ()).map_err(lua_error("invoking"))?;
+    let (call, now_answered) = deliver_calls(sim, who, server_flush, *answered)?;
+    *answered = now_answered;
+    let total = sim.take_traffic().total();
+    Ok(FrameFigures {
+        fire,
+        flush: flush + call.client_frames,
+        decode: call.server,
+        reply: Some(call.reply),
+        bytes: if total.buffer_bytes > 0 {
+            total.buffer_bytes
+        } else {
+            total.bytes
+        },
+        calls: total.calls,
+    })
 }
 
 /// One frame: the client fires and flushes, the server receives and decodes.
@@ -151,6 +211,7 @@ fn run_frame(sim: &mut Simulation, frame_fn: &mlua::Function, who: Participant) 
         fire,
         flush,
         decode,
+        reply: None,
         bytes: if total.buffer_bytes > 0 {
             total.buffer_bytes
         } else {
@@ -165,6 +226,8 @@ struct FrameFigures {
     fire: f64,
     flush: f64,
     decode: f64,
+    /// On CallResponse: the client decoding the answers and resuming its callers.
+    reply: Option<f64>,
     bytes: u64,
     calls: u64,
 }
@@ -176,6 +239,8 @@ struct RowSamples {
     flushes: Vec<f64>,
     sends: Vec<f64>,
     decodes: Vec<f64>,
+    replies: Vec<f64>,
+    round_trips: Vec<f64>,
     bytes: u64,
     calls: u64,
 }
@@ -186,20 +251,26 @@ impl RowSamples {
         self.flushes.push(frame.flush);
         self.sends.push(frame.fire + frame.flush);
         self.decodes.push(frame.decode);
+        if let Some(reply) = frame.reply {
+            self.replies.push(reply);
+            self.round_trips.push(frame.fire + frame.flush + frame.decode + reply);
+        }
         self.bytes += frame.bytes;
         self.calls += frame.calls;
     }
 
     /// Medians and 99th percentiles over every timed frame, and the bytes and calls a frame.
-    fn figures(&self) -> Result<RowFigures, String> {
+    fn figures(&self, bench: &str) -> Result<RowFigures, String> {
         let frames = self.sends.len() as u32;
         let stats = |samples: &[f64]| Stats::of_seconds(samples).ok_or("no frames were timed (--frames 0)");
-        let events = f64::from(frames) * f64::from(EVENTS_PER_FRAME);
+        let events = f64::from(frames) * f64::from(events_per_frame(bench));
         Ok(RowFigures {
             send: stats(&self.sends)?,
             fire: stats(&self.fires)?,
             flush: stats(&self.flushes)?,
             decode: stats(&self.decodes)?,
+            reply: Stats::of_seconds(&self.replies),
+            round_trip: Stats::of_seconds(&self.round_trips),
             bytes_per_event: self.bytes as f64 / events,
             calls_per_frame: self.calls as f64 / f64::from(frames),
             frames,
@@ -220,12 +291,13 @@ mod tests {
                     fire: ms / 1000.0,
                     flush: 0.0,
                     decode: ms / 1000.0,
+                    reply: None,
                     bytes: 2000,
                     calls: 1,
                 });
             }
         }
-        let figures = samples.figures().expect("figures");
+        let figures = samples.figures("Booleans").expect("figures");
         assert_eq!(figures.frames, 30);
         assert_eq!((figures.send.median_ms, figures.decode.p99_ms), (2.0, 4.0));
         assert_eq!((figures.bytes_per_event, figures.calls_per_frame), (2.0, 1.0));

@@ -17,9 +17,8 @@ use crate::performance::{PerformanceRows, run_performance};
 use crate::report::{Report, RunContext, cpu_model, os_description, today};
 use crate::rivals::{RivalOutcome, RivalRow, RivalsPlan, run_rivals_group};
 use crate::runtime::RuntimeRow;
-use crate::runtime::bounds::BoundRow;
 use crate::runtime::harness::Harness;
-use crate::runtime::rows::{RuntimePlan, run_runtime};
+use crate::runtime::rows::{RuntimePlan, RuntimeResults, run_runtime};
 use crate::scenarios::{ScenarioHarness, run_scenarios};
 use blinkblox_luau::Mode;
 
@@ -60,7 +59,7 @@ fn run_runtime_benches(
     benches: &[&'static str],
     code: Vec<(&'static dyn Competitor, RuntimeCode)>,
     options: &SuiteOptions,
-) -> Result<(Vec<RuntimeRow>, Vec<BoundRow>), BenchError> {
+) -> Result<RuntimeResults, BenchError> {
     let mut harness = Harness::load(context.bench_dir)?;
     let tools: Vec<&'static dyn Competitor> = code.iter().map(|(tool, _)| *tool).collect();
     for (tool, code) in code {
@@ -110,7 +109,9 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     }
     let (mut runtime, mut bounds) = (Vec::new(), Vec::new());
     if !selection.benches.is_empty() && !tools.is_empty() {
-        (runtime, bounds) = run_runtime_benches(&context, &selection.benches, code, options)?;
+        let results = run_runtime_benches(&context, &selection.benches, code, options)?;
+        (runtime, bounds) = (results.rows, results.bounds);
+        not_run.extend(results.not_run);
     }
     let mut scenarios = Vec::new();
     if !selection.scenarios.is_empty() && tools.contains(&BLINKBLOX) {

@@ -67,7 +67,7 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
     // Medians and p99s: every bench, both tools, both modes, numbers; bytes as on the seed page.
     for heading in ["### Medians", "### 99th percentiles"] {
         let rows = table_after(&report, heading);
-        assert_eq!(rows.len(), 18, "{heading}: 9 benches × 2 tools:\n{report}");
+        assert_eq!(rows.len(), 20, "{heading}: 10 benches × 2 tools:\n{report}");
         let mut bench = String::new();
         for row in &rows {
             assert_eq!(row.len(), 7, "{heading}: {row:?}");
@@ -75,6 +75,11 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
                 bench = row[0].clone();
             }
             assert!(["BlinkBlox", "Hand-written"].contains(&row[1].as_str()), "{row:?}");
+            if bench == "CallResponse" && row[1] == "Hand-written" {
+                // The floor has no functions: its cells are empty, and "Not run" says why.
+                assert!(row[2..].iter().all(|cell| cell == "–"), "{row:?}");
+                continue;
+            }
             for (index, column) in ["send interpreted", "send native", "decode native", "decode interpreted"]
                 .iter()
                 .enumerate()
@@ -90,6 +95,9 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
                 "Numbers" => "8003",
                 "Dictionary" => "4631",
                 "Vectors" => "1202",
+                // Each way: the function's byte, a u16 call id, a u16 count and 500 doubles,
+                // over the 200 calls of a frame.
+                "CallResponse" => "8011",
                 other => panic!("unexpected bench {other}"),
             };
             assert_eq!(row[6], expected_bytes, "{heading} {bench} {}", row[1]);
@@ -110,16 +118,38 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
                 "Vectors",
                 "BooleansRandom",
                 "EntitiesRandom",
-                "Tiny"
+                "Tiny",
+                "CallResponse"
             ],
             "{heading}"
         );
     }
 
-    // One remote call a frame for both tools (a frame's events in one packet).
+    // One remote call a frame for both tools (a frame's events in one packet); on
+    // CallResponse, one each way.
     for row in table_after(&report, "### Fire and flush separately") {
-        assert_eq!(row[6], "1", "{row:?}");
+        match (row[0].as_str(), row[1].as_str()) {
+            ("CallResponse", _) => assert_eq!(row[6], "2", "{row:?}"),
+            ("", "Hand-written") if row[2] == "–" => {}
+            _ => assert_eq!(row[6], "1", "{row:?}"),
+        }
     }
+
+    // The round trip of 200 calls a frame and its parts, BlinkBlox's alone; the floor is named
+    // as not run, with why.
+    let calls = table_after(&report, "### Call-response");
+    assert_eq!(calls.len(), 1, "{report}");
+    assert_eq!(calls[0][0], "BlinkBlox");
+    for (cell, column) in calls[0][1..]
+        .iter()
+        .zip(["round trip", "round trip", "send", "server", "reply", "reply"])
+    {
+        number(cell, &format!("call-response {column}"));
+    }
+    assert!(
+        report.contains("- CallResponse on Hand-written: the floor is written for events"),
+        "{report}"
+    );
 
     // The work alone on Booleans and Entities and their Random variants, both modes, beside the
     // rows it bounds; without Blink's rows there is no ratio to it.
@@ -312,6 +342,55 @@ fn a_tool_that_decodes_wrongly_fails_its_row() {
     let rows = table_after(&report, "### Medians");
     let blink = rows.iter().find(|row| row[1] == "BlinkBlox").expect("BlinkBlox row");
     number(&blink[4], "BlinkBlox decode native");
+}
+
+#[test]
+fn call_response_fails_a_row_whose_answers_are_wrong_or_never_come() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let adapter = bench_dir.join("harness/tools/blink.luau");
+    let source = std::fs::read_to_string(&adapter).expect("read");
+    // A handler that answers with an empty array, then a server that never sends its answers
+    // (two warm-up frames and two timed ones, 200 invokes each).
+    let wrong = source.replace(
+        "Net[event].On(handler)",
+        "Net[event].On(function(player, value) handler(player, value) return {} end)",
+    );
+    assert_ne!(source, wrong, "the handler is set where the test expects");
+    std::fs::write(&adapter, wrong).expect("write");
+    let output = bench(
+        temp.path(),
+        &[
+            "CallResponse",
+            "--native",
+            "--frames",
+            "2",
+            "--tools",
+            "blink,handwritten",
+        ],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("CallResponse / BlinkBlox / native: ") && report.contains("differ from what was sent"),
+        "{report}"
+    );
+
+    std::fs::write(
+        &adapter,
+        source.replace("return Net.StepReplication\nend", "return function() end\nend"),
+    )
+    .expect("write");
+    let output = bench(
+        temp.path(),
+        &["CallResponse", "--native", "--frames", "2", "--tools", "blink"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("0 of the 800 invokes were answered (the rest never resumed)"),
+        "{report}"
+    );
 }
 
 #[test]
