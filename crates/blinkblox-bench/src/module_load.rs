@@ -3,10 +3,10 @@
 //! Luau compile alone, and the first `require` in a fresh world (the compile again, native code
 //! generation in native mode, and running the module's body until it returns).
 
-use blinkblox_luau::{Mode, Simulation, TimingClock, roblox_compiler};
+use blinkblox_luau::{Mode, TimingClock, roblox_compiler};
 
 use crate::competitors::{Competitor, Modules};
-use crate::simulation::lua_error;
+use crate::simulation::{lua_error, new_simulation};
 
 /// The bench's name, for `--run ModuleLoad`.
 pub const MODULE_LOAD: &str = "ModuleLoad";
@@ -117,7 +117,7 @@ fn median_ms(seconds: &[f64]) -> f64 {
 /// The first `require` of the Server module on a fresh server, then of the Client module on a
 /// client once the server's remotes have reached it, in seconds of the thread's CPU time.
 fn time_first_requires(modules: &Modules, mode: Mode) -> Result<[f64; 2], String> {
-    let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
+    let mut sim = new_simulation(mode, 1)?;
     let started = TimingClock::ThreadCpu.now();
     sim.server()
         .load_module("Server", &modules.server)

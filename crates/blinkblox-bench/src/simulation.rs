@@ -1,10 +1,25 @@
 //! What every bench does to a fresh [`Simulation`]'s worlds before and while it times them:
 //! the clock the Luau side times with, and the wait for a client's set-up.
 
-use blinkblox_luau::{Simulation, TimingClock, World};
+use std::time::Duration;
+
+use blinkblox_luau::{Mode, Simulation, TimingClock, World};
 
 /// The most steps a client's set-up may wait for the server (a library's handshake).
 pub(crate) const CLIENT_SETUP_STEPS: u32 = 30;
+
+/// The longest a frame's Luau may run (fires, a step's deliveries) before it is stopped: far
+/// past the slowest tool's slowest frame, so that only code that never returns meets it.
+pub(crate) const FRAME_TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// A fresh simulation for a bench: `players` clients, and Luau that runs past
+/// [`FRAME_TIME_LIMIT`] in one frame stopped with an error (a tool's endless loop fails its
+/// row instead of hanging the run).
+pub(crate) fn new_simulation(mode: Mode, players: usize) -> Result<Simulation, String> {
+    let mut sim = Simulation::new(mode, players).map_err(lua_error("starting the simulation"))?;
+    sim.set_time_limit(FRAME_TIME_LIMIT);
+    Ok(sim)
+}
 
 /// An mlua error as a row's failure, prefixed with what was being done.
 pub(crate) fn lua_error(context: &str) -> impl Fn(mlua::Error) -> String + '_ {

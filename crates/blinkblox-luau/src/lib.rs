@@ -63,6 +63,7 @@ mod fflags;
 mod simulation;
 mod transport;
 mod value;
+mod watchdog;
 mod world;
 
 pub use clock::{TimingClock, thread_cpu_time};

@@ -9,6 +9,7 @@ use super::clock::TimingClock;
 
 use super::transport::{Audience, Network, Packet, RemoteInfo, Traffic};
 use super::value::RemoteValue;
+use super::watchdog::{Callbacks, Watchdog};
 use super::world::{Mode, Role, World};
 
 /// Virtual seconds per [`Simulation::step`].
@@ -85,6 +86,8 @@ pub struct Kick {
 /// Anything sent during a step is delivered at the next one, so the calls a
 /// frame makes can be counted with [`traffic`](Self::traffic).
 pub struct Simulation {
+    /// First, so that it is stopped before any world is dropped (fields drop in order).
+    watchdog: Option<Watchdog>,
     mode: Mode,
     running: bool,
     network: Rc<RefCell<Network>>,
@@ -109,6 +112,7 @@ impl Simulation {
             server.set_running(false)?;
         }
         let mut simulation = Simulation {
+            watchdog: None,
             mode: options.mode,
             running: options.running,
             network,
@@ -129,6 +133,27 @@ impl Simulation {
     /// on (the wall clock by default; the thread's CPU time is steadier on a busy machine).
     pub fn set_timing_clock(&mut self, clock: TimingClock) {
         self.clock = clock;
+    }
+
+    /// From now on, Luau that runs longer than `limit` without a step or a
+    /// [`keep_alive`](Self::keep_alive) in between raises "the frame ran past the simulation's
+    /// time limit" at its next loop iteration, call or return, in whichever world it runs, so
+    /// code that never returns fails instead of hanging its caller. Costs nothing until then.
+    pub fn set_time_limit(&mut self, limit: Duration) {
+        let worlds = self.worlds().map(|world| Callbacks::of(world.lua())).collect();
+        self.watchdog = Some(Watchdog::start(limit, worlds));
+    }
+
+    /// Starts the time limit again from now (each [`step`](Self::step) does this too).
+    pub fn keep_alive(&self) {
+        if let Some(watchdog) = &self.watchdog {
+            watchdog.pet();
+        }
+    }
+
+    /// Whether the time limit has passed since the last step or keep-alive.
+    pub fn ran_past_time_limit(&self) -> bool {
+        self.watchdog.as_ref().is_some_and(Watchdog::fired)
     }
 
     pub fn mode(&self) -> Mode {
@@ -192,6 +217,9 @@ impl Simulation {
         world
             .mock_function("setLocalPlayer")?
             .call::<()>((player_id, name.as_str(), user_id))?;
+        if let Some(watchdog) = &self.watchdog {
+            watchdog.watch_world(Callbacks::of(world.lua()));
+        }
         self.clients.push(Some(ClientSlot { world, player_id }));
         self.server.mock_function("addPlayer")?.call::<()>(player_id)?;
         Ok(index)
@@ -206,6 +234,10 @@ impl Simulation {
                 "remove_player: there is no connected client {index}"
             )));
         };
+        if let Some(watchdog) = &self.watchdog {
+            // Before the world is dropped at the end of this function.
+            watchdog.forget_world(Callbacks::of(slot.world.lua()));
+        }
         {
             let mut network = self.network.borrow_mut();
             network.players.remove(&slot.player_id);
@@ -225,6 +257,7 @@ impl Simulation {
 
     /// Runs one frame (see the type's documentation for the order).
     pub fn step(&mut self) -> mlua::Result<()> {
+        self.keep_alive();
         self.frame += 1;
         self.network.borrow_mut().frame = self.frame;
         self.apply_kicks()?;

@@ -6,7 +6,7 @@ use super::harness::{Loaded, RivalsHarness};
 use crate::competitors::Competitor;
 use crate::scenarios::drive::{Flush, ScenarioSamples, drive_into, empty_frame_cost};
 use crate::scenarios::spec::{Direction, ScenarioSpec};
-use crate::simulation::{CLIENT_SETUP_STEPS, client_setup_timed_out, install_clock, lua_error};
+use crate::simulation::{CLIENT_SETUP_STEPS, client_setup_timed_out, install_clock, lua_error, new_simulation};
 use blinkblox_luau::{Mode, Simulation, TimingClock};
 
 /// Loads the tool, the adapter and the driver into every world and returns the function that
@@ -127,7 +127,7 @@ pub(super) fn run_turn(
     timed: u32,
     samples: &mut ScenarioSamples,
 ) -> Result<(), String> {
-    let mut sim = Simulation::new(run.mode, run.spec.players).map_err(lua_error("starting the simulation"))?;
+    let mut sim = new_simulation(run.mode, run.spec.players)?;
     sim.set_timing_clock(TimingClock::ThreadCpu);
     let flush = if run.tool.is_library() {
         Flush::OnFrameEvent {

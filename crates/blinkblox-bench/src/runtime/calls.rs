@@ -27,7 +27,9 @@ const MOST_STEPS: u32 = 6;
 /// The server's set-up: the handler connected, and the server's flush (timed by its own
 /// clock) kept as `shared.BenchServerFlush`.
 pub(super) const SERVER_SETUP: &str = "local Calls = require('BenchCalls')\n\
-     local flush = require('Adapter').respond('CallResponse', Calls.handler())\n\
+     local Adapter = require('Adapter')\n\
+     assert(Adapter.respond and Adapter.invoker, 'the adapter has no Adapter.respond and Adapter.invoker for call-response, and no Adapter.unsupported saying why')\n\
+     local flush = Adapter.respond('CallResponse', Calls.handler())\n\
      local clock = shared.BenchClock\n\
      shared.BenchServerFlush = function()\n\
          local started = clock()\n\

@@ -6,7 +6,9 @@ use std::path::Path;
 use super::calls::{self, is_calls};
 use super::{EVENTS_PER_FRAME, Participant, event_of};
 use crate::competitors::{ALL, Code, Competitor, LoadedCode, Modules, RuntimeCode};
-use crate::simulation::{CLIENT_SETUP_STEPS, adapter_unsupported, client_setup_timed_out, install_clock, lua_error};
+use crate::simulation::{
+    CLIENT_SETUP_STEPS, adapter_unsupported, client_setup_timed_out, install_clock, lua_error, new_simulation,
+};
 use crate::{BenchError, read_checkout_file};
 use blinkblox_luau::{Mode, Simulation, TimingClock};
 
@@ -60,7 +62,7 @@ impl Harness {
     /// client's frame function (`shared.BenchFrame`) once its set-up has finished.
     pub(crate) fn start(&self, bench: &str, who: Participant, mode: Mode) -> Result<Started, String> {
         let event = event_of(bench);
-        let mut sim = Simulation::new(mode, 1).map_err(lua_error("starting the simulation"))?;
+        let mut sim = new_simulation(mode, 1)?;
         sim.set_timing_clock(TimingClock::ThreadCpu);
         let (code, adapter) = match who {
             Participant::Tool(tool) => (Some(self.code.get(tool)?), self.adapter(tool)),

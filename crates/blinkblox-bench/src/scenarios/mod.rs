@@ -17,7 +17,7 @@ use spec::{Direction, ScenarioSpec, spec};
 
 use crate::competitors::blinkblox::scenario_modules;
 use crate::competitors::{BLINKBLOX, Context, ScenarioModules};
-use crate::simulation::{install_clock, lua_error};
+use crate::simulation::{install_clock, lua_error, new_simulation};
 use crate::turns::take_turns;
 use crate::{BenchError, read_checkout_file};
 use blinkblox_luau::{Mode, Simulation, TimingClock};
@@ -107,7 +107,7 @@ fn run_turn(
     timed: u32,
     samples: &mut ScenarioSamples,
 ) -> Result<(), String> {
-    let mut sim = Simulation::new(mode, spec.players).map_err(lua_error("starting the simulation"))?;
+    let mut sim = new_simulation(mode, spec.players)?;
     sim.set_timing_clock(TimingClock::ThreadCpu);
     let send_frame = set_up(&mut sim, harness, scenario, spec)?;
     drive_into(&mut sim, spec, &send_frame, Flush::WhenAsked, timed, samples)

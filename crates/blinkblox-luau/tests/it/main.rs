@@ -6,6 +6,7 @@ mod datatypes;
 mod environment;
 mod remotes;
 mod scheduler;
+mod time_limit;
 mod worlds;
 
 /// The repository's root: the fixtures, `examples/` and `benchmark/` are found from here.

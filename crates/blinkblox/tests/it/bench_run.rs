@@ -394,6 +394,33 @@ fn call_response_fails_a_row_whose_answers_are_wrong_or_never_come() {
 }
 
 #[test]
+fn a_tool_that_never_returns_fails_its_row_and_the_run_goes_on() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let server = bench_dir.join("handwritten/Server.luau");
+    let source = std::fs::read_to_string(&server).expect("read");
+    let endless = source.replace(
+        "local value = buffer.readu8(packet, at + 1)",
+        "while true do end\n\t\t\tlocal value = buffer.readu8(packet, at + 1)",
+    );
+    assert_ne!(source, endless, "the Tiny decoder is where the test expects");
+    std::fs::write(&server, endless).expect("write");
+    let output = bench(
+        temp.path(),
+        &["Tiny", "--native", "--frames", "1", "--tools", "handwritten,blink"],
+    );
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("Tiny / Hand-written / native: ") && report.contains("ran past the simulation's time limit"),
+        "{report}"
+    );
+    let rows = table_after(&report, "### Medians");
+    let blink = rows.iter().find(|row| row[1] == "BlinkBlox").expect("BlinkBlox row");
+    number(&blink[4], "BlinkBlox decode native");
+}
+
+#[test]
 fn a_module_that_fails_on_require_fails_its_module_load_row() {
     let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
     let client = bench_dir.join("handwritten/Client.luau");
