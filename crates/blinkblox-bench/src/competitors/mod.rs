@@ -1,6 +1,6 @@
 //! The tools the benchmark compares, one file each, every one behind the [`Competitor`] trait:
 //! BlinkBlox, Blink 0.18, zap 0.6, the hand-written floor, plain Roblox remotes, and the
-//! runtime libraries ByteNet, Packet, QuickNet and Warp.
+//! runtime libraries ByteNet, Packet, QuickNet, Warp, Lync, NetRay and Jolt.
 
 pub mod blink;
 pub mod blinkblox;
@@ -8,6 +8,9 @@ pub mod blinkblox_release;
 pub mod bytenet;
 pub mod competitor;
 pub mod handwritten;
+pub mod jolt;
+pub mod lync;
+pub mod netray;
 pub mod packet;
 pub mod quicknet;
 pub mod roblox;
@@ -31,7 +34,7 @@ pub const HANDWRITTEN: &dyn Competitor = &handwritten::Handwritten;
 pub const ROBLOX: &dyn Competitor = &roblox::RobloxRemotes;
 
 /// Every competitor, in the order the tables show them when `--tools` names none.
-pub const ALL: [&dyn Competitor; 9] = [
+pub const ALL: [&dyn Competitor; 12] = [
     BLINKBLOX,
     BLINK,
     ZAP,
@@ -41,6 +44,9 @@ pub const ALL: [&dyn Competitor; 9] = [
     &packet::PACKET,
     &quicknet::QUICKNET,
     &warp::WARP,
+    &lync::LYNC,
+    &netray::NETRAY,
+    &jolt::JOLT,
 ];
 
 /// The competitor `--tools` names `key`.
@@ -66,7 +72,10 @@ mod tests {
                 "bytenet",
                 "packet",
                 "quicknet",
-                "warp"
+                "warp",
+                "lync",
+                "netray",
+                "jolt"
             ]
         );
         let names: Vec<&str> = ALL.iter().map(|tool| tool.name()).collect();
@@ -81,7 +90,10 @@ mod tests {
                 "ByteNet",
                 "Packet",
                 "QuickNet",
-                "Warp"
+                "Warp",
+                "Lync",
+                "NetRay",
+                "Jolt"
             ]
         );
         assert_eq!(from_key("upstream"), Some(BLINK));

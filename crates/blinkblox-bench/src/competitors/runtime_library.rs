@@ -1,4 +1,4 @@
-//! A runtime library (ByteNet, Packet, QuickNet, Warp): no compiler, but a Luau source tree
+//! A runtime library (ByteNet, Packet, QuickNet, Warp, Lync, NetRay, Jolt): no compiler, but a Luau source tree
 //! mounted into every world as a ModuleScript tree ([`Library`]), from `--source NAME=PATH`
 //! (with tools.toml's patches applied as it is read) or from what `--download` put, patched,
 //! in `benchmark/tools/NAME/`. A library sends its packets on a frame event by itself, so its

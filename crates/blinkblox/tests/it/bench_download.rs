@@ -601,7 +601,7 @@ fn the_real_tools_toml_parses() {
     );
     let err = stderr(&output);
     assert!(
-        err.contains("blink, upstream, zap, bytenet, packet, quicknet, warp"),
+        err.contains("blink, upstream, zap, bytenet, packet, quicknet, warp, lync, netray, jolt"),
         "{err}"
     );
 }
