@@ -4,56 +4,106 @@
 //! minutes, and one simulation can run slower than the next for its whole life (where its heap
 //! and native code landed): the rotation spreads a drift over every row, and a fresh
 //! simulation a turn confines an unlucky one to a turn's frames, so that a row's median is the
-//! typical simulation's.
+//! typical simulation's. A row takes at most [`ROW_BUDGET`] of time, so that a tool far slower
+//! than the rest does not hold a full run up.
+
+use std::cell::Cell;
+use std::time::Duration;
+
+use blinkblox_luau::TimingClock;
 
 /// Timed frames a turn: each in a fresh simulation, before the next row takes its turn.
 pub const TURN_FRAMES: u32 = 25;
 
-/// One turn: `row` times `timed` frames in a fresh simulation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Turn {
-    row: usize,
-    timed: u32,
+/// The most time one row's timed frames take: a row stops taking turns once it has used it, and
+/// the turn that uses it up stops after the frame that crossed it. A fast row times all its
+/// frames well within it; a tool a hundred times slower than the others times a few, which is
+/// enough to show how far behind it is, and a full run with every tool stays within minutes.
+/// It is CPU time of the thread that runs the VMs (as the figures are), so a busy machine does
+/// not cut rows short; set-up and warm-up are not counted, so a scenario of many players is
+/// not cut short by the cost of making them.
+pub const ROW_BUDGET: Duration = Duration::from_secs(3);
+
+/// The clock [`ROW_BUDGET`] is spent on.
+const BUDGET_CLOCK: TimingClock = TimingClock::ThreadCpu;
+
+/// One turn of a row: its frames to time, and when it should stop (after at least one timed
+/// frame) because the row's [`ROW_BUDGET`] is used up.
+#[derive(Debug)]
+pub(crate) struct Turn {
+    pub(crate) frames: u32,
+    budget_left: Duration,
+    /// [`BUDGET_CLOCK`]'s reading when the first timed frame started.
+    started: Cell<Option<Duration>>,
 }
 
-/// The turns for rows that are to time `targets[row]` frames each: rounds of at most
-/// [`TURN_FRAMES`] frames a row, and among the rows with frames left, the first of a round one
-/// further along each round (so that no row always follows the same one, or always goes first).
-fn schedule(targets: &[u32]) -> Vec<Turn> {
+impl Turn {
+    fn new(frames: u32, budget_left: Duration) -> Turn {
+        Turn {
+            frames,
+            budget_left,
+            started: Cell::new(None),
+        }
+    }
+
+    /// Whether a turn that has timed `timed` frames should stop now. Asked before each timed
+    /// frame: the first time, the turn's timed frames start.
+    pub(crate) fn should_stop(&self, timed: u32) -> bool {
+        let now = BUDGET_CLOCK.now();
+        let started = *self.started.get().get_or_insert(now);
+        self.started.set(Some(started));
+        timed >= self.frames || (timed > 0 && now.saturating_sub(started) >= self.budget_left)
+    }
+
+    /// The budget the turn's timed frames used.
+    fn used(&self) -> Duration {
+        self.started
+            .get()
+            .map_or(Duration::ZERO, |started| BUDGET_CLOCK.now().saturating_sub(started))
+    }
+}
+
+/// Runs the rows' turns: rounds of at most [`TURN_FRAMES`] frames a row, among the rows with
+/// frames and time left the first of a round one further along each round (so that no row
+/// always follows the same one, or always goes first). `run_turn(row, turn, state)` times a
+/// turn's frames into that row's state and returns how many it timed. A row whose turn fails
+/// runs no more turns, and its error says which of its timed frames the failing turn held.
+pub(crate) fn take_turns<S>(
+    targets: &[u32],
+    states: &mut [Result<S, String>],
+    mut run_turn: impl FnMut(usize, &Turn, &mut S) -> Result<u32, String>,
+) {
     let mut left = targets.to_vec();
-    let mut turns = Vec::new();
+    let mut spent = vec![Duration::ZERO; targets.len()];
+    let mut timed_so_far = vec![0u32; targets.len()];
     for round in 0.. {
-        let active: Vec<usize> = (0..left.len()).filter(|&row| left[row] > 0).collect();
+        let active: Vec<usize> = (0..left.len())
+            .filter(|&row| left[row] > 0 && states[row].is_ok())
+            .collect();
         if active.is_empty() {
             break;
         }
         for offset in 0..active.len() {
             let row = active[(round + offset) % active.len()];
-            let timed = left[row].min(TURN_FRAMES);
-            left[row] -= timed;
-            turns.push(Turn { row, timed });
+            let Ok(state) = &mut states[row] else { continue };
+            let turn = Turn::new(left[row].min(TURN_FRAMES), ROW_BUDGET.saturating_sub(spent[row]));
+            let first = timed_so_far[row] + 1;
+            match run_turn(row, &turn, state) {
+                Ok(timed) => {
+                    let timed = timed.min(left[row]);
+                    timed_so_far[row] += timed;
+                    left[row] -= timed;
+                }
+                Err(err) => {
+                    let last = first + turn.frames - 1;
+                    states[row] = Err(format!("the turn timing frames {first}–{last}: {err}"));
+                }
+            }
+            spent[row] += turn.used();
+            if spent[row] >= ROW_BUDGET {
+                left[row] = 0;
+            }
         }
-    }
-    turns
-}
-
-/// Runs the turns of [`schedule`]`(targets)`: `run_turn(row, timed, state)` times a turn's
-/// frames into that row's state. A row whose turn fails runs no more turns, and its error
-/// says which of its timed frames the failing turn held.
-pub(crate) fn take_turns<S>(
-    targets: &[u32],
-    states: &mut [Result<S, String>],
-    mut run_turn: impl FnMut(usize, u32, &mut S) -> Result<(), String>,
-) {
-    let mut timed_so_far = vec![0u32; states.len()];
-    for turn in schedule(targets) {
-        let Ok(state) = &mut states[turn.row] else { continue };
-        let first = timed_so_far[turn.row] + 1;
-        if let Err(err) = run_turn(turn.row, turn.timed, state) {
-            let last = first + turn.timed - 1;
-            states[turn.row] = Err(format!("the turn timing frames {first}–{last}: {err}"));
-        }
-        timed_so_far[turn.row] += turn.timed;
     }
 }
 
@@ -61,8 +111,15 @@ pub(crate) fn take_turns<S>(
 mod tests {
     use super::*;
 
-    fn turn(row: usize, timed: u32) -> Turn {
-        Turn { row, timed }
+    /// Runs `take_turns` with turns that take no time and time every frame asked for.
+    fn turns_of(targets: &[u32]) -> Vec<(usize, u32)> {
+        let mut states: Vec<Result<(), String>> = targets.iter().map(|_| Ok(())).collect();
+        let mut calls = Vec::new();
+        take_turns(targets, &mut states, |row, turn, _| {
+            calls.push((row, turn.frames));
+            Ok(turn.frames)
+        });
+        calls
     }
 
     #[test]
@@ -70,41 +127,32 @@ mod tests {
         // 60 frames for two rows, 20 for a third (plain remotes are capped): rounds of 25,
         // the third done in its first turn, the first row of each round one further along.
         assert_eq!(
-            schedule(&[60, 60, 20]),
-            [
-                turn(0, 25),
-                turn(1, 25),
-                turn(2, 20),
-                turn(1, 25),
-                turn(0, 25),
-                turn(0, 10),
-                turn(1, 10),
-            ]
+            turns_of(&[60, 60, 20]),
+            [(0, 25), (1, 25), (2, 20), (1, 25), (0, 25), (0, 10), (1, 10)]
         );
     }
 
     #[test]
     fn every_row_times_exactly_its_frames_a_turn_at_a_time() {
         let targets = [200, 7, 0, 26, 200];
-        let turns = schedule(&targets);
+        let turns = turns_of(&targets);
         for (row, &target) in targets.iter().enumerate() {
-            let mine: Vec<&Turn> = turns.iter().filter(|turn| turn.row == row).collect();
-            assert_eq!(mine.iter().map(|turn| turn.timed).sum::<u32>(), target, "row {row}");
-            assert!(mine.iter().all(|turn| turn.timed <= TURN_FRAMES && turn.timed > 0));
+            let mine: Vec<u32> = turns.iter().filter(|turn| turn.0 == row).map(|turn| turn.1).collect();
+            assert_eq!(mine.iter().sum::<u32>(), target, "row {row}");
+            assert!(mine.iter().all(|&frames| frames <= TURN_FRAMES && frames > 0));
         }
         // Every row with frames to time has had a turn before any row has its second.
-        let rows_with_frames = targets.iter().filter(|&&target| target > 0).count();
-        let mut first_turns: Vec<usize> = turns[..rows_with_frames].iter().map(|turn| turn.row).collect();
+        let mut first_turns: Vec<usize> = turns[..4].iter().map(|turn| turn.0).collect();
         first_turns.sort_unstable();
         assert_eq!(first_turns, [0, 1, 3, 4]);
-        assert!(schedule(&[]).is_empty());
+        assert!(turns_of(&[]).is_empty());
     }
 
     #[test]
     fn once_a_row_is_done_the_others_still_take_turns_going_first() {
         // Plain remotes finish in the first round; the two rows left go first in turn.
-        let turns = schedule(&[200, 200, 20]);
-        let firsts: Vec<usize> = turns[3..].chunks(2).map(|round| round[0].row).collect();
+        let turns = turns_of(&[200, 200, 20]);
+        let firsts: Vec<usize> = turns[3..].chunks(2).map(|round| round[0].0).collect();
         assert_eq!(firsts, [1, 0, 1, 0, 1, 0, 1]);
     }
 
@@ -112,13 +160,13 @@ mod tests {
     fn a_row_that_fails_a_later_turn_runs_no_more_and_says_which_frames() {
         let mut states: Vec<Result<Vec<u32>, String>> = vec![Ok(Vec::new()), Ok(Vec::new())];
         let mut calls = Vec::new();
-        take_turns(&[60, 60], &mut states, |row, timed, frames| {
-            calls.push((row, timed));
+        take_turns(&[60, 60], &mut states, |row, turn, frames| {
+            calls.push((row, turn.frames));
             if row == 1 && frames.len() == 1 {
                 return Err("the server's listener saw 0 of the 27000 events fired".into());
             }
-            frames.push(timed);
-            Ok(())
+            frames.push(turn.frames);
+            Ok(turn.frames)
         });
         assert_eq!(calls, [(0, 25), (1, 25), (1, 25), (0, 25), (0, 10)]);
         assert_eq!(states[0], Ok(vec![25, 25, 10]));
@@ -126,5 +174,29 @@ mod tests {
             states[1],
             Err("the turn timing frames 26–50: the server's listener saw 0 of the 27000 events fired".into())
         );
+    }
+
+    #[test]
+    fn a_slow_row_stops_when_its_time_is_used_up_and_the_others_go_on() {
+        let mut states: Vec<Result<u32, String>> = vec![Ok(0), Ok(0)];
+        take_turns(&[200, 200], &mut states, |row, turn, timed| {
+            let mut frames = 0;
+            while !turn.should_stop(frames) {
+                if row == 0 {
+                    // A frame of a fortieth of the budget, spent on the CPU: the row runs out
+                    // partway.
+                    let until = BUDGET_CLOCK.now() + ROW_BUDGET / 40;
+                    while BUDGET_CLOCK.now() < until {
+                        std::hint::spin_loop();
+                    }
+                }
+                frames += 1;
+            }
+            *timed += frames;
+            Ok(frames)
+        });
+        let slow = *states[0].as_ref().expect("slow row");
+        assert!((1..60).contains(&slow), "the slow row timed {slow} frames");
+        assert_eq!(states[1], Ok(200), "the fast row timed all its frames");
     }
 }

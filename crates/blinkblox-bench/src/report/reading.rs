@@ -24,8 +24,9 @@ MaxPacketSize, MaxEventsPerPacket, InboundBytesPerSecond and InboundBurst far ab
 thousand events a frame is a flood that a live server would refuse. The checks still run, so their cost \
 is in the decode figures.
 - **The hand-written floor** (`benchmark/handwritten/`) is what a careful programmer writes by hand for \
-these three events, with the same wire format and the checks a server needs (a pcall per packet, every \
-count against its bound and the bytes left before allocating). It is the floor generated code is measured \
+the bench's events, with the same wire format and the checks a server needs (a pcall per packet, every \
+count against its bound and the bytes left before allocating, every number a client sends finite, tested \
+once an array by summing `value - value`). It has no functions, so CallResponse has no floor. It is the floor generated code is measured \
 against, not a tool to prefer. It uses the same techniques as the generated code where a careful \
 programmer would (32 booleans a `writeu32`; and, whichever this machine runs faster, a boolean array \
 read by lookup rows or bit tests, written by `table.move` into a word or in place, Entities read by \
@@ -52,7 +53,14 @@ the marked functions of one that marks some: BlinkBlox marks what runs for every
 and leaves setup and error reporting interpreted.
 - **Blink, zap and the libraries are as their authors ship them**, with only the limits that would stop a \
 thousand events a frame lifted (`benchmark/tools.toml`'s patches); Blink's and zap's modules come from \
-their own compilers on the same schema in their language.
+their own compilers on the same schema in their language. Each library's adapter uses its most exact \
+types; where it has none that carries a payload as fired (a map, a 64-bit float, an exact Vector3), the \
+row fails and says which, and a library without request/response calls is listed under \"Not run\" for \
+CallResponse.
+- **A row takes at most a few seconds** of the VM thread's CPU time (the run line says how many), set-up \
+included: the fast tools time all their frames, and a tool tens of times slower times a few, enough to \
+show how far behind it is. A frame whose Luau runs for half a minute (an endless loop) is stopped and \
+fails its row.
 - **Plain Roblox remotes** pass each value as it is, one remote call per event; their Bytes are the \
 runtime's estimate of the values' size, since there is no buffer to measure.
 - **The server checks every event.** The events go from client to server, the direction BlinkBlox \

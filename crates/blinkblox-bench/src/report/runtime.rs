@@ -124,26 +124,33 @@ impl RuntimeTables<'_> {
 
     fn fire_flush_table(&self, out: &mut String) {
         let (benches, tools) = self.benches_and_tools();
-        out.push_str("| Bench | Tool | Fire, interpreted | Flush, interpreted | Fire, native | Flush, native | Remote calls a frame |\n");
-        out.push_str("|---|---|---:|---:|---:|---:|---:|\n");
+        out.push_str("| Bench | Tool | Fire, interpreted | Flush, interpreted | Fire, native | Flush, native | Remote calls a frame | Frames timed, interpreted / native |\n");
+        out.push_str("|---|---|---:|---:|---:|---:|---:|---:|\n");
         for bench in benches {
             for (index, &tool) in tools.iter().enumerate() {
                 let mut cells = Vec::new();
                 let mut calls = "–".to_string();
+                let mut frames = Vec::new();
                 for mode in [Mode::Interpreted, Mode::Native] {
                     match self.row(bench, tool, mode).map(|row| &row.outcome) {
                         Some(Ok(figures)) => {
                             cells.push(ms(figures.fire.median_ms));
                             cells.push(ms(figures.flush.median_ms));
                             calls = bytes(figures.calls_per_frame);
+                            frames.push(figures.frames.to_string());
                         }
                         Some(Err(_)) => cells.extend(["failed".to_string(), "failed".to_string()]),
                         None => cells.extend(["–".to_string(), "–".to_string()]),
                     }
                 }
+                let frames = if frames.is_empty() {
+                    "–".to_string()
+                } else {
+                    frames.join(" / ")
+                };
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {calls} |",
+                    "| {} | {} | {} | {calls} | {frames} |",
                     if index == 0 { bench } else { "" },
                     tool.name(),
                     cells.join(" | "),

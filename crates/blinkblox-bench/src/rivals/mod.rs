@@ -116,9 +116,9 @@ pub fn run_rivals(
             let targets: Vec<u32> = runs.iter().map(|run| if run.is_ok() { frames } else { 0 }).collect();
             let mut samples: Vec<Result<ScenarioSamples, String>> =
                 tools.iter().map(|_| Ok(ScenarioSamples::default())).collect();
-            take_turns(&targets, &mut samples, |row, timed, samples| match &runs[row] {
-                Ok(run) => run_turn(harness, *run, timed, samples),
-                Err(_) => Ok(()),
+            take_turns(&targets, &mut samples, |row, turn, samples| match &runs[row] {
+                Ok(run) => run_turn(harness, *run, turn, samples),
+                Err(_) => Ok(0),
             });
             for ((&tool, run), samples) in tools.iter().zip(runs).zip(samples) {
                 let outcome = match (run, samples) {

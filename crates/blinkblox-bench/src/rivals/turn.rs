@@ -7,6 +7,7 @@ use crate::competitors::Competitor;
 use crate::scenarios::drive::{Flush, ScenarioSamples, drive_into, empty_frame_cost};
 use crate::scenarios::spec::{Direction, ScenarioSpec};
 use crate::simulation::{CLIENT_SETUP_STEPS, client_setup_timed_out, install_clock, lua_error, new_simulation};
+use crate::turns::Turn;
 use blinkblox_luau::{Mode, Simulation, TimingClock};
 
 /// Loads the tool, the adapter and the driver into every world and returns the function that
@@ -124,9 +125,9 @@ pub(super) struct RivalRun<'h> {
 pub(super) fn run_turn(
     harness: &RivalsHarness,
     run: RivalRun,
-    timed: u32,
+    turn: &Turn,
     samples: &mut ScenarioSamples,
-) -> Result<(), String> {
+) -> Result<u32, String> {
     let mut sim = new_simulation(run.mode, run.spec.players)?;
     sim.set_timing_clock(TimingClock::ThreadCpu);
     let flush = if run.tool.is_library() {
@@ -137,5 +138,5 @@ pub(super) fn run_turn(
         Flush::WhenAsked
     };
     let send_frame = set_up(&mut sim, harness, run.adapter, run.tool, run.scenario, run.spec)?;
-    drive_into(&mut sim, run.spec, &send_frame, flush, timed, samples)
+    drive_into(&mut sim, run.spec, &send_frame, flush, turn, samples)
 }

@@ -12,7 +12,7 @@ use super::{Participant, RowFigures, RuntimeRow, WARMUP_FRAMES, events_per_frame
 use crate::competitors::Competitor;
 use crate::simulation::lua_error;
 use crate::stats::Stats;
-use crate::turns::{TURN_FRAMES, take_turns};
+use crate::turns::{TURN_FRAMES, Turn, take_turns};
 use blinkblox_luau::{Mode, Simulation};
 
 /// Which runtime rows to run.
@@ -91,8 +91,8 @@ fn run_side_by_side(
         })
         .collect();
     let mut samples: Vec<Result<RowSamples, String>> = participants.iter().map(|_| Ok(RowSamples::default())).collect();
-    take_turns(&targets, &mut samples, |row, timed, samples| {
-        run_turn(harness, bench, participants[row], mode, timed, samples)
+    take_turns(&targets, &mut samples, |row, turn, samples| {
+        run_turn(harness, bench, participants[row], mode, turn, samples)
     });
     let mut rows = Vec::new();
     let mut bound = None;
@@ -132,16 +132,17 @@ fn run_turn(
     bench: &str,
     who: Participant,
     mode: Mode,
-    timed: u32,
+    turn: &Turn,
     samples: &mut RowSamples,
-) -> Result<(), String> {
+) -> Result<u32, String> {
     let Started {
         mut sim,
         frame: frame_fn,
         server_flush,
     } = harness.start(bench, who, mode)?;
     let mut answered = 0;
-    for frame in 0..WARMUP_FRAMES + timed {
+    let mut frame = 0;
+    while frame < WARMUP_FRAMES || !turn.should_stop(frame - WARMUP_FRAMES) {
         let figures = match &server_flush {
             Some(server_flush) => run_call_frame(&mut sim, &frame_fn, who, server_flush, &mut answered)?,
             None => run_frame(&mut sim, &frame_fn, who)?,
@@ -149,12 +150,14 @@ fn run_turn(
         if frame >= WARMUP_FRAMES {
             samples.push(&figures);
         }
+        frame += 1;
     }
     if who.flushes_on_frame() {
         // Anything a library held back for its own throttle arrives before the tally is read.
         sim.steps(2).map_err(lua_error("delivering the last frame"))?;
     }
-    Harness::check_tally(&sim, bench, WARMUP_FRAMES + timed)
+    Harness::check_tally(&sim, bench, frame)?;
+    Ok(frame - WARMUP_FRAMES)
 }
 
 /// One frame of CallResponse: the client starts its invokes and flushes, the server answers,

@@ -7,6 +7,7 @@ use super::spec::{Direction, ScenarioSpec};
 use crate::runtime::WARMUP_FRAMES;
 use crate::simulation::lua_error;
 use crate::stats::Stats;
+use crate::turns::Turn;
 use blinkblox_luau::Simulation;
 
 /// What one scenario row measured.
@@ -95,15 +96,16 @@ pub(crate) fn drive_into(
     spec: ScenarioSpec,
     send_frame: &mlua::Function,
     flush: Flush,
-    frames: u32,
+    turn: &Turn,
     samples: &mut ScenarioSamples,
-) -> Result<(), String> {
+) -> Result<u32, String> {
     sim.take_traffic();
     let (steps, empty_frame) = match flush {
         Flush::WhenAsked => (1, None),
         Flush::OnFrameEvent { empty_frame } => (2, Some(empty_frame)),
     };
-    for frame in 0..WARMUP_FRAMES + frames {
+    let mut frame = 0;
+    while frame < WARMUP_FRAMES || !turn.should_stop(frame - WARMUP_FRAMES) {
         let sender = match spec.direction {
             Direction::ToPlayers => Some(sim.server()),
             Direction::ToServer => sim.client(0),
@@ -136,12 +138,14 @@ pub(crate) fn drive_into(
             samples.decodes.push(decode);
             samples.calls += traffic.total().calls;
         }
+        frame += 1;
     }
     if empty_frame.is_some() {
         // Anything a library held back for its own throttle arrives before the tallies are read.
         sim.steps(2).map_err(lua_error("delivering the last frame"))?;
     }
-    check_received(sim, spec, u64::from(WARMUP_FRAMES + frames))
+    check_received(sim, spec, u64::from(frame))?;
+    Ok(frame - WARMUP_FRAMES)
 }
 
 /// Nothing raised, and every receiver's listeners got every value sent to it intact.

@@ -18,7 +18,7 @@ use spec::{Direction, ScenarioSpec, spec};
 use crate::competitors::blinkblox::scenario_modules;
 use crate::competitors::{BLINKBLOX, Context, ScenarioModules};
 use crate::simulation::{install_clock, lua_error, new_simulation};
-use crate::turns::take_turns;
+use crate::turns::{Turn, take_turns};
 use crate::{BenchError, read_checkout_file};
 use blinkblox_luau::{Mode, Simulation, TimingClock};
 
@@ -104,13 +104,13 @@ fn run_turn(
     scenario: &str,
     spec: ScenarioSpec,
     mode: Mode,
-    timed: u32,
+    turn: &Turn,
     samples: &mut ScenarioSamples,
-) -> Result<(), String> {
+) -> Result<u32, String> {
     let mut sim = new_simulation(mode, spec.players)?;
     sim.set_timing_clock(TimingClock::ThreadCpu);
     let send_frame = set_up(&mut sim, harness, scenario, spec)?;
-    drive_into(&mut sim, spec, &send_frame, Flush::WhenAsked, timed, samples)
+    drive_into(&mut sim, spec, &send_frame, Flush::WhenAsked, turn, samples)
 }
 
 /// A row's frames in turns of [`TURN_FRAMES`](crate::turns::TURN_FRAMES), each turn in a fresh
@@ -119,8 +119,8 @@ fn run_turn(
 fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -> Result<ScenarioFigures, String> {
     let spec = spec(scenario).ok_or_else(|| format!("unknown scenario `{scenario}`"))?;
     let mut samples = [Ok(ScenarioSamples::default())];
-    take_turns(&[frames], &mut samples, |_, timed, samples| {
-        run_turn(harness, scenario, spec, mode, timed, samples)
+    take_turns(&[frames], &mut samples, |_, turn, samples| {
+        run_turn(harness, scenario, spec, mode, turn, samples)
     });
     let [samples] = samples;
     samples?.figures(spec)

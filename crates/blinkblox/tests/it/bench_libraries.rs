@@ -119,7 +119,7 @@ fn the_bytenet_adapter_runs_end_to_end_against_a_fake_library() {
             "--run",
             "Tiny",
             "Entities",
-            "Dictionary",
+            "Numbers",
             "Vectors",
             "--tools",
             "bytenet",
@@ -133,7 +133,7 @@ fn the_bytenet_adapter_runs_end_to_end_against_a_fake_library() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
-        ["Tiny", "Entities", "Dictionary", "Vectors"]
+        ["Tiny", "Entities", "Numbers", "Vectors"]
             .iter()
             .all(|bench| stderr.contains(&format!("{bench} / bytenet / interpreted — send"))),
         "every row ran and decoded what was fired:\n{stderr}"
