@@ -154,8 +154,8 @@ impl Report<'_> {
         let modes: Vec<&str> = context.modes.iter().map(|mode| mode.label()).collect();
         let _ = writeln!(
             out,
-            "- {} timed frames a row, or as many as fit in {} s of the row's time (set-up included; \
-             \"Fire and flush separately\" gives each row's frames), {EVENTS_PER_FRAME} events a frame \
+            "- {} timed frames a row, or as many as fit in {} s of CPU time (\"Fire and flush \
+             separately\" gives each row's frames), {EVENTS_PER_FRAME} events a frame \
              ({CALLS_PER_FRAME} invokes on CallResponse); modes: {}; each row's frames timed in turns of \
              {TURN_FRAMES}, each turn in a fresh simulation (new Luau states for the server and the clients) after \
              {WARMUP_FRAMES} untimed frames; the rows of one bench (or Rivals scenario) and mode take their turns in \
