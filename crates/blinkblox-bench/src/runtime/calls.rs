@@ -11,7 +11,9 @@
 //! client's invoke and flush. A tool without call-response says so with
 //! `Adapter.unsupported(bench)` and is listed as not run.
 
-use blinkblox_luau::Simulation;
+use std::time::Duration;
+
+use blinkblox_luau::{Simulation, StepTiming, WorldTiming};
 
 use super::{CALL_RESPONSE, Participant};
 use crate::simulation::lua_error;
@@ -70,18 +72,10 @@ pub(super) fn deliver_calls(
         sim.step().map_err(lua_error("delivering"))?;
         let timing = sim.last_step_timing();
         frame.server += timing.server.receive.as_secs_f64();
-        frame.reply += timing
-            .clients
-            .iter()
-            .map(|(_, client)| client.receive.as_secs_f64())
-            .sum::<f64>();
+        frame.reply += clients_total(timing, |client| client.receive);
         if who.flushes_on_frame() {
             frame.server += timing.server.frame.as_secs_f64();
-            frame.client_frames += timing
-                .clients
-                .iter()
-                .map(|(_, client)| client.frame.as_secs_f64())
-                .sum::<f64>();
+            frame.client_frames += clients_total(timing, |client| client.frame);
         } else if step == 0 {
             let seconds: f64 = sim
                 .server()
@@ -95,6 +89,15 @@ pub(super) fn deliver_calls(
         }
     }
     Ok((frame, answered))
+}
+
+/// One part of every client's timing in a step, in seconds.
+fn clients_total(timing: &StepTiming, part: fn(&WorldTiming) -> Duration) -> f64 {
+    timing
+        .clients
+        .iter()
+        .map(|(_, client)| part(client).as_secs_f64())
+        .sum()
 }
 
 /// The callers that have their answer (or an error) so far.
