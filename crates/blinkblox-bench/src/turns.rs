@@ -4,10 +4,9 @@
 //! minutes, and one simulation can run slower than the next for its whole life (where its heap
 //! and native code landed): the rotation spreads a drift over every row, and a fresh
 //! simulation a turn confines an unlucky one to a turn's frames, so that a row's median is the
-//! typical simulation's. A row takes at most [`ROW_BUDGET`] of time, so that a tool far slower
-//! than the rest does not hold a full run up.
+//! typical simulation's. A row takes at most about [`ROW_BUDGET`] of time, so that a tool far
+//! slower than the rest does not hold a full run up.
 
-use std::cell::Cell;
 use std::time::Duration;
 
 use blinkblox_luau::TimingClock;
@@ -15,51 +14,35 @@ use blinkblox_luau::TimingClock;
 /// Timed frames a turn: each in a fresh simulation, before the next row takes its turn.
 pub const TURN_FRAMES: u32 = 25;
 
-/// The most time one row's timed frames take: a row stops taking turns once it has used it, and
-/// the turn that uses it up stops after the frame that crossed it. A fast row times all its
-/// frames well within it; a tool a hundred times slower than the others times a few, which is
-/// enough to show how far behind it is, and a full run with every tool stays within minutes.
-/// It is CPU time of the thread that runs the VMs (as the figures are), so a busy machine does
-/// not cut rows short; set-up and warm-up are not counted, so a scenario of many players is
-/// not cut short by the cost of making them.
-pub const ROW_BUDGET: Duration = Duration::from_secs(3);
+/// The most time one row takes, its simulations' set-up included: a row stops taking turns once
+/// it has used it, and the turn that uses it up stops after the frame that crossed it (once the
+/// row has timed [`MIN_FRAMES`]). A fast row times all its frames within it; a tool tens of
+/// times slower than the others times a few, which is enough to show how far behind it is, and
+/// a full run with every tool stays within minutes. It is CPU time of the thread that runs the
+/// VMs (as the figures are), so a busy machine does not cut rows short.
+pub const ROW_BUDGET: Duration = Duration::from_secs(2);
+
+/// The frames a row times before its budget can stop it (fewer only when it is asked for fewer).
+pub const MIN_FRAMES: u32 = 10;
 
 /// The clock [`ROW_BUDGET`] is spent on.
 const BUDGET_CLOCK: TimingClock = TimingClock::ThreadCpu;
 
-/// One turn of a row: its frames to time, and when it should stop (after at least one timed
-/// frame) because the row's [`ROW_BUDGET`] is used up.
-#[derive(Debug)]
+/// One turn of a row: its frames to time, and when it should stop because the row's
+/// [`ROW_BUDGET`] is used up.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Turn {
     pub(crate) frames: u32,
-    budget_left: Duration,
-    /// [`BUDGET_CLOCK`]'s reading when the first timed frame started.
-    started: Cell<Option<Duration>>,
+    /// [`BUDGET_CLOCK`]'s reading at which the row's budget is used up.
+    deadline: Duration,
+    /// The frames this turn times whatever the budget says.
+    at_least: u32,
 }
 
 impl Turn {
-    fn new(frames: u32, budget_left: Duration) -> Turn {
-        Turn {
-            frames,
-            budget_left,
-            started: Cell::new(None),
-        }
-    }
-
-    /// Whether a turn that has timed `timed` frames should stop now. Asked before each timed
-    /// frame: the first time, the turn's timed frames start.
+    /// Whether a turn that has timed `timed` frames should stop now.
     pub(crate) fn should_stop(&self, timed: u32) -> bool {
-        let now = BUDGET_CLOCK.now();
-        let started = *self.started.get().get_or_insert(now);
-        self.started.set(Some(started));
-        timed >= self.frames || (timed > 0 && now.saturating_sub(started) >= self.budget_left)
-    }
-
-    /// The budget the turn's timed frames used.
-    fn used(&self) -> Duration {
-        self.started
-            .get()
-            .map_or(Duration::ZERO, |started| BUDGET_CLOCK.now().saturating_sub(started))
+        timed >= self.frames || (timed >= self.at_least && BUDGET_CLOCK.now() >= self.deadline)
     }
 }
 
@@ -86,7 +69,12 @@ pub(crate) fn take_turns<S>(
         for offset in 0..active.len() {
             let row = active[(round + offset) % active.len()];
             let Ok(state) = &mut states[row] else { continue };
-            let turn = Turn::new(left[row].min(TURN_FRAMES), ROW_BUDGET.saturating_sub(spent[row]));
+            let started = BUDGET_CLOCK.now();
+            let turn = Turn {
+                frames: left[row].min(TURN_FRAMES),
+                deadline: started + ROW_BUDGET.saturating_sub(spent[row]),
+                at_least: MIN_FRAMES.saturating_sub(timed_so_far[row]).max(1),
+            };
             let first = timed_so_far[row] + 1;
             match run_turn(row, &turn, state) {
                 Ok(timed) => {
@@ -99,7 +87,7 @@ pub(crate) fn take_turns<S>(
                     states[row] = Err(format!("the turn timing frames {first}–{last}: {err}"));
                 }
             }
-            spent[row] += turn.used();
+            spent[row] += BUDGET_CLOCK.now().saturating_sub(started);
             if spent[row] >= ROW_BUDGET {
                 left[row] = 0;
             }
@@ -184,7 +172,7 @@ mod tests {
             while !turn.should_stop(frames) {
                 if row == 0 {
                     // A frame of a fortieth of the budget, spent on the CPU: the row runs out
-                    // partway.
+                    // partway, past its first MIN_FRAMES.
                     let until = BUDGET_CLOCK.now() + ROW_BUDGET / 40;
                     while BUDGET_CLOCK.now() < until {
                         std::hint::spin_loop();
@@ -196,7 +184,7 @@ mod tests {
             Ok(frames)
         });
         let slow = *states[0].as_ref().expect("slow row");
-        assert!((1..60).contains(&slow), "the slow row timed {slow} frames");
+        assert!((MIN_FRAMES..60).contains(&slow), "the slow row timed {slow} frames");
         assert_eq!(states[1], Ok(200), "the fast row timed all its frames");
     }
 }

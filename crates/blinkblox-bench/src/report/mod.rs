@@ -27,7 +27,7 @@ use crate::runtime::bounds::BoundRow;
 use crate::runtime::calls::CALLS_PER_FRAME;
 use crate::runtime::{EVENTS_PER_FRAME, RuntimeRow, WARMUP_FRAMES};
 use crate::scenarios::ScenarioRow;
-use crate::turns::{ROW_BUDGET, TURN_FRAMES};
+use crate::turns::{MIN_FRAMES, ROW_BUDGET, TURN_FRAMES};
 use blinkblox_luau::{Mode, TimingClock};
 
 pub use machine::{cpu_model, os_description, today};
@@ -154,8 +154,8 @@ impl Report<'_> {
         let modes: Vec<&str> = context.modes.iter().map(|mode| mode.label()).collect();
         let _ = writeln!(
             out,
-            "- {} timed frames a row, or as many as fit in {} s of CPU time (\"Fire and flush \
-             separately\" gives each row's frames), {EVENTS_PER_FRAME} events a frame \
+            "- {} timed frames a row, or as many as fit in {} s of CPU time, set-up included \
+             (at least {MIN_FRAMES}; \"Fire and flush separately\" gives each row's frames), {EVENTS_PER_FRAME} events a frame \
              ({CALLS_PER_FRAME} invokes on CallResponse); modes: {}; each row's frames timed in turns of \
              {TURN_FRAMES}, each turn in a fresh simulation (new Luau states for the server and the clients) after \
              {WARMUP_FRAMES} untimed frames; the rows of one bench (or Rivals scenario) and mode take their turns in \

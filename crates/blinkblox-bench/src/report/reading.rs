@@ -57,9 +57,9 @@ their own compilers on the same schema in their language. Each library's adapter
 types; where it has none that carries a payload as fired (a map, a 64-bit float, an exact Vector3), the \
 row fails and says which, and a library without request/response calls is listed under \"Not run\" for \
 CallResponse.
-- **A row's timed frames take at most a few seconds** of the VM thread's CPU time (the run line says how \
-many): the fast tools time all their frames, and a tool tens of times slower times a few, enough to show \
-how far behind it is. A frame whose Luau runs for half a minute (an endless loop) is stopped and fails its \
+- **A row takes at most a few seconds** of the VM thread's CPU time, its simulations' set-up included \
+(the run line says how many): the fast tools time all their frames on the light benches and tens of them \
+on the heavy ones, and a tool tens of times slower times a few, enough to show how far behind it is. A frame whose Luau runs for half a minute (an endless loop) is stopped and fails its \
 row.
 - **Plain Roblox remotes** pass each value as it is, one remote call per event; their Bytes are the \
 runtime's estimate of the values' size, since there is no buffer to measure.

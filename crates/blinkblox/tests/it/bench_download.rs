@@ -738,3 +738,67 @@ fn oversized_metadata_and_redirects_to_other_schemes_are_named() {
         "not retried as if the network had failed: {err}"
     );
 }
+
+#[test]
+fn the_public_suites_newer_libraries_download_from_github_with_their_patches() {
+    // The checkout's own tools.toml entries for Lync, NetRay and Jolt, served as GitHub source
+    // archives: a tag and two commits, each archive holding its entry and the files its patches
+    // change (with the text each patch finds, once).
+    let real = crate::repo_root().join("benchmark/tools.toml");
+    let declared: toml::Table = read(&real).parse().expect("tools.toml");
+    let (temp, bench) = checkout(&real);
+    let server = TestServer::start();
+    let keys = ["lync", "netray", "jolt"];
+    for key in keys {
+        let tool = declared["tool"][key].as_table().expect("declared");
+        let source = tool["github"].as_str().expect("a GitHub source");
+        let (repo, reference) = source.split_once('@').expect("owner/repo@ref");
+        let name = repo.split_once('/').expect("owner/repo").1;
+        let mut files = vec![(
+            tool["entry"].as_str().expect("entry").to_string(),
+            format!("-- {key}\nreturn {{}}\n").into_bytes(),
+        )];
+        for patch in tool.get("patch").and_then(toml::Value::as_array).into_iter().flatten() {
+            let file = patch["file"].as_str().expect("file").to_string();
+            let find = patch["find"].as_str().expect("find");
+            match files.iter_mut().find(|(path, _)| *path == file) {
+                Some((_, text)) => text.extend(format!("local _ = {find}\n").bytes()),
+                None => files.push((file, format!("local _ = {find}\n").into_bytes())),
+            }
+        }
+        files.sort();
+        server.route(
+            &format!("/{repo}/archive/{reference}.tar.gz"),
+            Reply::bytes(tar_gz_of(&format!("{name}-{reference}"), &files)),
+        );
+    }
+    let output = run_bench(
+        temp.path(),
+        &server.base,
+        &["--download", "--tools", "lync,netray,jolt"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lock = lock_of(&bench);
+    for key in keys {
+        let tool = declared["tool"][key].as_table().expect("declared");
+        let installed = bench.join("tools").join(key);
+        assert!(
+            installed.join(tool["entry"].as_str().expect("entry")).is_file(),
+            "{key}"
+        );
+        for patch in tool.get("patch").and_then(toml::Value::as_array).into_iter().flatten() {
+            let text = read(&installed.join(patch["file"].as_str().expect("file")));
+            let (find, replace) = (
+                patch["find"].as_str().expect("find"),
+                patch["replace"].as_str().expect("replace"),
+            );
+            assert!(text.contains(replace) && !text.contains(find), "{key}: {text}");
+        }
+        let reference = tool["github"]
+            .as_str()
+            .and_then(|source| source.split_once('@'))
+            .expect("ref")
+            .1;
+        assert_eq!(locked(&lock, key)["version"].as_str(), Some(reference), "{key}");
+    }
+}
