@@ -88,7 +88,7 @@ fn benchmark_zap_schemas_translate_to_the_hand_written_declarations() {
     }
     assert_eq!(
         compared,
-        4 + 7,
-        "Definition: a type and three events; Scenarios: two types and five events"
+        9 + 7,
+        "Definition: a type, seven events and a function; Scenarios: two types and five events"
     );
 }
