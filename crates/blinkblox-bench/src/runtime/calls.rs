@@ -92,7 +92,7 @@ pub(super) fn deliver_calls(
 }
 
 /// One part of every client's timing in a step, in seconds.
-fn clients_total(timing: &StepTiming, part: fn(&WorldTiming) -> Duration) -> f64 {
+pub(super) fn clients_total(timing: &StepTiming, part: fn(&WorldTiming) -> Duration) -> f64 {
     timing
         .clients
         .iter()

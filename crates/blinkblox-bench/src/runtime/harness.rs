@@ -61,7 +61,6 @@ impl Harness {
     /// A fresh simulation (one server, one client) running `who`'s side of `bench`, and the
     /// client's frame function (`shared.BenchFrame`) once its set-up has finished.
     pub(crate) fn start(&self, bench: &str, who: Participant, mode: Mode) -> Result<Started, String> {
-        let event = event_of(bench);
         let mut sim = new_simulation(mode, 1)?;
         sim.set_timing_clock(TimingClock::ThreadCpu);
         let (code, adapter) = match who {
@@ -73,13 +72,14 @@ impl Harness {
             Some(Code::Modules(Err(err))) => return Err(err.clone()),
             _ => None,
         };
+        let sides = self.sides(bench);
         {
             let server = sim.server();
             let setup = lua_error("server set-up");
             // For the work alone's set-up, which times two ways of decoding to choose one.
             install_clock(server).map_err(&setup)?;
             server.load_module("Payloads", &self.payloads).map_err(&setup)?;
-            server.load_module("BenchServer", &self.server).map_err(&setup)?;
+            server.load_module(sides.server.0, sides.server.1).map_err(&setup)?;
             if let Some(modules) = modules {
                 server.load_module("Server", &modules.server).map_err(&setup)?;
             }
@@ -87,18 +87,7 @@ impl Harness {
                 library.mount(server, at).map_err(&setup)?;
             }
             server.load_module("Adapter", adapter).map_err(&setup)?;
-            if is_calls(bench) {
-                server.load_module("BenchCalls", &self.calls).map_err(&setup)?;
-                server.exec(calls::SERVER_SETUP).map_err(&setup)?;
-            } else {
-                server
-                    .exec(&format!(
-                        "local listener, tally = require('BenchServer').listener('{bench}')\n\
-                         require('Adapter').server('{event}', listener, '{bench}')\n\
-                         shared.BenchTally = tally"
-                    ))
-                    .map_err(&setup)?;
-            }
+            server.exec(&sides.server_setup).map_err(&setup)?;
         }
         // The remotes the server made reach the client.
         sim.step().map_err(lua_error("replicating the remotes"))?;
@@ -107,24 +96,14 @@ impl Harness {
             let setup = lua_error("client set-up");
             install_clock(client).map_err(&setup)?;
             client.load_module("Payloads", &self.payloads).map_err(&setup)?;
-            client.load_module("BenchClient", &self.client).map_err(&setup)?;
+            client.load_module(sides.client.0, sides.client.1).map_err(&setup)?;
             if let Some(modules) = modules {
                 client.load_module("Client", &modules.client).map_err(&setup)?;
             }
             client.load_module("Adapter", adapter).map_err(&setup)?;
             // In a task thread: a library's client may wait for the server (an attribute, a
             // handshake) before its first fire, which takes simulation steps.
-            if is_calls(bench) {
-                client.load_module("BenchCalls", &self.calls).map_err(&setup)?;
-                client.spawn(calls::CLIENT_SETUP).map_err(&setup)?;
-            } else {
-                client
-                    .spawn(&format!(
-                        "local fire, flush = require('Adapter').client('{event}', '{bench}')\n\
-                         shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
-                    ))
-                    .map_err(&setup)?;
-            }
+            client.spawn(&sides.client_setup).map_err(&setup)?;
         }
         let frame = await_client_frame(&mut sim)?;
         let server_flush = if is_calls(bench) {
@@ -142,6 +121,33 @@ impl Harness {
             frame,
             server_flush,
         })
+    }
+
+    /// The harness's halves of `bench` and the set-up each side runs once the tool's code and
+    /// adapter are loaded: events for every bench but CallResponse, which `calls.luau` drives.
+    fn sides(&self, bench: &str) -> Sides<'_> {
+        if is_calls(bench) {
+            return Sides {
+                server: ("BenchCalls", &self.calls),
+                client: ("BenchCalls", &self.calls),
+                server_setup: calls::SERVER_SETUP.to_string(),
+                client_setup: calls::CLIENT_SETUP.to_string(),
+            };
+        }
+        let event = event_of(bench);
+        Sides {
+            server: ("BenchServer", &self.server),
+            client: ("BenchClient", &self.client),
+            server_setup: format!(
+                "local listener, tally = require('BenchServer').listener('{bench}')\n\
+                 require('Adapter').server('{event}', listener, '{bench}')\n\
+                 shared.BenchTally = tally"
+            ),
+            client_setup: format!(
+                "local fire, flush = require('Adapter').client('{event}', '{bench}')\n\
+                 shared.BenchFrame = require('BenchClient').prepare('{bench}', fire, flush)"
+            ),
+        }
     }
 
     /// Whether `tool` cannot run `bench` at all, and why: its adapter's
@@ -181,6 +187,15 @@ impl Harness {
         }
         Ok(())
     }
+}
+
+/// What each side of a row loads from the harness and runs to set itself up.
+struct Sides<'h> {
+    /// The harness's half each side loads: its module name and source.
+    server: (&'static str, &'h str),
+    client: (&'static str, &'h str),
+    server_setup: String,
+    client_setup: String,
 }
 
 /// A row's simulation once both sides are set up.

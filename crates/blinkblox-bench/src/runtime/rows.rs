@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::bounds::{BoundRow, has_bound};
-use super::calls::deliver_calls;
+use super::calls::{clients_total, deliver_calls};
 use super::harness::{Harness, Started};
 use super::{Participant, RowFigures, RuntimeRow, WARMUP_FRAMES, events_per_frame};
 use crate::competitors::Competitor;
@@ -173,18 +173,14 @@ fn run_call_frame(
     let (fire, flush): (f64, f64) = client.call(frame_fn, ()).map_err(lua_error("invoking"))?;
     let (call, now_answered) = deliver_calls(sim, who, server_flush, *answered)?;
     *answered = now_answered;
-    let total = sim.take_traffic().total();
+    let (bytes, calls) = take_frame_traffic(sim);
     Ok(FrameFigures {
         fire,
         flush: flush + call.client_frames,
         decode: call.server,
         reply: Some(call.reply),
-        bytes: if total.buffer_bytes > 0 {
-            total.buffer_bytes
-        } else {
-            total.bytes
-        },
-        calls: total.calls,
+        bytes,
+        calls,
     })
 }
 
@@ -202,26 +198,30 @@ fn run_frame(sim: &mut Simulation, frame_fn: &mlua::Function, who: Participant) 
         let timing = sim.last_step_timing();
         decode += timing.server.receive.as_secs_f64();
         if who.flushes_on_frame() {
-            flush += timing
-                .clients
-                .iter()
-                .map(|(_, client)| client.frame.as_secs_f64())
-                .sum::<f64>();
+            flush += clients_total(timing, |client| client.frame);
         }
     }
-    let total = sim.take_traffic().total();
+    let (bytes, calls) = take_frame_traffic(sim);
     Ok(FrameFigures {
         fire,
         flush,
         decode,
         reply: None,
-        bytes: if total.buffer_bytes > 0 {
-            total.buffer_bytes
-        } else {
-            total.bytes
-        },
-        calls: total.calls,
+        bytes,
+        calls,
     })
+}
+
+/// The frame's bytes (its buffers' or, for plain remotes, the runtime's estimate of the values)
+/// and remote calls, taken from `sim`.
+fn take_frame_traffic(sim: &mut Simulation) -> (u64, u64) {
+    let total = sim.take_traffic().total();
+    let bytes = if total.buffer_bytes > 0 {
+        total.buffer_bytes
+    } else {
+        total.bytes
+    };
+    (bytes, total.calls)
 }
 
 /// What one frame measured.
