@@ -11,12 +11,20 @@ use std::collections::{BTreeMap, HashMap};
 use super::value::RemoteValue;
 
 /// Which method made a remote call. The numbers are shared with
-/// `mock/services.luau`.
+/// `mock/services.luau` and `mock/functions.luau`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CallKind {
     FireServer,
     FireClient,
     FireAllClients,
+    /// A RemoteFunction's `InvokeServer`: a call id and the arguments, to the server.
+    InvokeServer,
+    /// A RemoteFunction's `InvokeClient`: a call id and the arguments, to one client.
+    InvokeClient,
+    /// The server's answer to an `InvokeServer`, to the client that invoked.
+    AnswerClient,
+    /// A client's answer to an `InvokeClient`, to the server.
+    AnswerServer,
 }
 
 impl CallKind {
@@ -25,6 +33,10 @@ impl CallKind {
             CallKind::FireServer => 1,
             CallKind::FireClient => 2,
             CallKind::FireAllClients => 3,
+            CallKind::InvokeServer => 4,
+            CallKind::InvokeClient => 5,
+            CallKind::AnswerClient => 6,
+            CallKind::AnswerServer => 7,
         }
     }
 
@@ -33,6 +45,10 @@ impl CallKind {
             1 => Some(CallKind::FireServer),
             2 => Some(CallKind::FireClient),
             3 => Some(CallKind::FireAllClients),
+            4 => Some(CallKind::InvokeServer),
+            5 => Some(CallKind::InvokeClient),
+            6 => Some(CallKind::AnswerClient),
+            7 => Some(CallKind::AnswerServer),
             _ => None,
         }
     }

@@ -74,7 +74,7 @@ pub fn roblox_compiler() -> mlua::chunk::Compiler {
 }
 
 /// The mock's source files, run in this order with `(host, M)`.
-const MOCK_FILES: [(&str, &str); 10] = [
+const MOCK_FILES: [(&str, &str); 11] = [
     ("core", include_str!("mock/core.luau")),
     ("scheduler", include_str!("mock/scheduler.luau")),
     ("datatypes", include_str!("mock/datatypes.luau")),
@@ -83,6 +83,7 @@ const MOCK_FILES: [(&str, &str); 10] = [
     ("members", include_str!("mock/members.luau")),
     ("http", include_str!("mock/http.luau")),
     ("services", include_str!("mock/services.luau")),
+    ("functions", include_str!("mock/functions.luau")),
     ("replication", include_str!("mock/replication.luau")),
     ("modules", include_str!("mock/modules.luau")),
 ];
@@ -463,13 +464,16 @@ fn make_host(
                 let remote_id = remote_id as u64;
                 let mut network = send_network.borrow_mut();
                 match (role, kind) {
-                    (Role::Client { index, player_id }, CallKind::FireServer) => {
+                    (
+                        Role::Client { index, player_id },
+                        CallKind::FireServer | CallKind::InvokeServer | CallKind::AnswerServer,
+                    ) => {
                         network.record(remote_id, kind, Some(index), &args);
                         network
                             .to_server
                             .push((player_id, Packet::Remote { remote_id, kind, args }));
                     }
-                    (Role::Server, CallKind::FireClient) => {
+                    (Role::Server, CallKind::FireClient | CallKind::InvokeClient | CallKind::AnswerClient) => {
                         let player = target as u64;
                         let client = network.players.get(&player).copied();
                         network.record(remote_id, kind, client, &args);

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 mod datatypes;
 mod environment;
+mod functions;
 mod remotes;
 mod scheduler;
 mod time_limit;
