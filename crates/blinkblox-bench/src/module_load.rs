@@ -44,9 +44,9 @@ pub fn run_module_load(tools: &[(&'static dyn Competitor, Modules)], modes: &[Mo
             if failures[index].is_some() {
                 continue;
             }
-            for (side, source) in [&modules.server, &modules.client].into_iter().enumerate() {
+            for (side, sources) in modules.side_sources().iter().enumerate() {
                 let started = TimingClock::ThreadCpu.now();
-                let compiled = compiler.compile(source);
+                let compiled: Result<Vec<_>, _> = sources.iter().map(|source| compiler.compile(source)).collect();
                 samples[index].compile[side].push((TimingClock::ThreadCpu.now() - started).as_secs_f64());
                 if let Err(err) = compiled {
                     failures[index] = Some(format!("the Luau compile failed: {err}"));
@@ -74,7 +74,10 @@ pub fn run_module_load(tools: &[(&'static dyn Competitor, Modules)], modes: &[Mo
             tool: *tool,
             outcome: match failure {
                 Some(err) => Err(err),
-                None => Ok([samples.cost(0, &modules.server), samples.cost(1, &modules.client)]),
+                None => {
+                    let [server, client] = modules.side_sources();
+                    Ok([samples.cost(0, &server), samples.cost(1, &client)])
+                }
             },
         })
         .collect()
@@ -94,10 +97,10 @@ impl Samples {
         }
     }
 
-    fn cost(&self, side: usize, source: &str) -> ModuleCost {
+    fn cost(&self, side: usize, sources: &[&str]) -> ModuleCost {
         ModuleCost {
-            lines: source.lines().count(),
-            bytes: source.len(),
+            lines: sources.iter().map(|source| source.lines().count()).sum(),
+            bytes: sources.iter().map(|source| source.len()).sum(),
             compile_ms: median_ms(&self.compile[side]),
             require_ms: self
                 .require
@@ -119,15 +122,15 @@ fn median_ms(seconds: &[f64]) -> f64 {
 fn time_first_requires(modules: &Modules, mode: Mode) -> Result<[f64; 2], String> {
     let mut sim = new_simulation(mode, 1)?;
     let started = TimingClock::ThreadCpu.now();
-    sim.server()
-        .load_module("Server", &modules.server)
+    modules
+        .load_server(sim.server())
         .map_err(lua_error("requiring the Server module"))?;
     let server = (TimingClock::ThreadCpu.now() - started).as_secs_f64();
     sim.step().map_err(lua_error("replicating the remotes"))?;
     let client_world = sim.client(0).ok_or("the client left")?;
     let started = TimingClock::ThreadCpu.now();
-    client_world
-        .load_module("Client", &modules.client)
+    modules
+        .load_client(client_world)
         .map_err(lua_error("requiring the Client module"))?;
     let client = (TimingClock::ThreadCpu.now() - started).as_secs_f64();
     Ok([server, client])

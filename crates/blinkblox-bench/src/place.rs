@@ -157,11 +157,13 @@ pub fn build_place(context: &Context, out: &Path) -> Result<PlaceSummary, BenchE
     let mut tools = folder("Tools");
     let mut tool_names = Vec::new();
     for (key, modules) in from_checkout.into_iter().chain(compiled) {
-        tools.add_child(
-            folder(key)
-                .with_child(module("Server", modules.server))
-                .with_child(module("Client", modules.client)),
-        );
+        let mut tool = folder(key)
+            .with_child(module("Server", modules.server))
+            .with_child(module("Client", modules.client));
+        if let Some(types) = modules.types {
+            tool.add_child(module("Types", types));
+        }
+        tools.add_child(tool);
         tool_names.push(key.to_string());
     }
     // Every other downloaded tool, as its source tree.

@@ -4,8 +4,9 @@
 //! minutes, and one simulation can run slower than the next for its whole life (where its heap
 //! and native code landed): the rotation spreads a drift over every row, and a fresh
 //! simulation a turn confines an unlucky one to a turn's frames, so that a row's median is the
-//! typical simulation's. A row takes at most about [`ROW_BUDGET`] of time, so that a tool far
-//! slower than the rest does not hold a full run up.
+//! typical simulation's. A row takes at most about its [`Pace::row_budget`] of time
+//! ([`ROW_BUDGET`] unless `--row-seconds` says otherwise), so that a tool far slower than the
+//! rest does not hold a full run up.
 
 use std::time::Duration;
 
@@ -14,7 +15,7 @@ use blinkblox_luau::TimingClock;
 /// Timed frames a turn: each in a fresh simulation, before the next row takes its turn.
 pub const TURN_FRAMES: u32 = 25;
 
-/// The most time one row takes, its simulations' set-up included: a row stops taking turns once
+/// The most time one row takes by default, its simulations' set-up included: a row stops taking turns once
 /// it has used it, and the turn that uses it up stops after the frame that crossed it (once the
 /// row has timed [`MIN_FRAMES`]). A fast row times all its frames within it; a tool tens of
 /// times slower than the others times a few, which is enough to show how far behind it is, and
@@ -25,11 +26,30 @@ pub const ROW_BUDGET: Duration = Duration::from_secs(2);
 /// The frames a row times before its budget can stop it (fewer only when it is asked for fewer).
 pub const MIN_FRAMES: u32 = 10;
 
-/// The clock [`ROW_BUDGET`] is spent on.
+/// How many frames a row times, and the time it may take for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    /// `--frames`: the timed frames a row runs.
+    pub frames: u32,
+    /// `--row-seconds`: the most CPU time a row takes, set-up included (see [`ROW_BUDGET`]).
+    pub row_budget: Duration,
+}
+
+impl Pace {
+    /// `frames` a row, within the default [`ROW_BUDGET`].
+    pub fn frames(frames: u32) -> Pace {
+        Pace {
+            frames,
+            row_budget: ROW_BUDGET,
+        }
+    }
+}
+
+/// The clock a row's budget is spent on.
 const BUDGET_CLOCK: TimingClock = TimingClock::ThreadCpu;
 
-/// One turn of a row: its frames to time, and when it should stop because the row's
-/// [`ROW_BUDGET`] is used up.
+/// One turn of a row: its frames to time, and when it should stop because the row's budget is
+/// used up.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Turn {
     pub(crate) frames: u32,
@@ -50,9 +70,11 @@ impl Turn {
 /// frames and time left the first of a round one further along each round (so that no row
 /// always follows the same one, or always goes first). `run_turn(row, turn, state)` times a
 /// turn's frames into that row's state and returns how many it timed. A row whose turn fails
-/// runs no more turns, and its error says which of its timed frames the failing turn held.
+/// runs no more turns, and its error says which of its timed frames the failing turn held. A row
+/// takes no more turns once it has spent `budget`.
 pub(crate) fn take_turns<S>(
     targets: &[u32],
+    budget: Duration,
     states: &mut [Result<S, String>],
     mut run_turn: impl FnMut(usize, &Turn, &mut S) -> Result<u32, String>,
 ) {
@@ -72,7 +94,7 @@ pub(crate) fn take_turns<S>(
             let started = BUDGET_CLOCK.now();
             let turn = Turn {
                 frames: left[row].min(TURN_FRAMES),
-                deadline: started + ROW_BUDGET.saturating_sub(spent[row]),
+                deadline: started + budget.saturating_sub(spent[row]),
                 at_least: MIN_FRAMES.saturating_sub(timed_so_far[row]).max(1),
             };
             let first = timed_so_far[row] + 1;
@@ -88,7 +110,7 @@ pub(crate) fn take_turns<S>(
                 }
             }
             spent[row] += BUDGET_CLOCK.now().saturating_sub(started);
-            if spent[row] >= ROW_BUDGET {
+            if spent[row] >= budget {
                 left[row] = 0;
             }
         }
@@ -103,7 +125,7 @@ mod tests {
     fn turns_of(targets: &[u32]) -> Vec<(usize, u32)> {
         let mut states: Vec<Result<(), String>> = targets.iter().map(|_| Ok(())).collect();
         let mut calls = Vec::new();
-        take_turns(targets, &mut states, |row, turn, _| {
+        take_turns(targets, ROW_BUDGET, &mut states, |row, turn, _| {
             calls.push((row, turn.frames));
             Ok(turn.frames)
         });
@@ -148,7 +170,7 @@ mod tests {
     fn a_row_that_fails_a_later_turn_runs_no_more_and_says_which_frames() {
         let mut states: Vec<Result<Vec<u32>, String>> = vec![Ok(Vec::new()), Ok(Vec::new())];
         let mut calls = Vec::new();
-        take_turns(&[60, 60], &mut states, |row, turn, frames| {
+        take_turns(&[60, 60], ROW_BUDGET, &mut states, |row, turn, frames| {
             calls.push((row, turn.frames));
             if row == 1 && frames.len() == 1 {
                 return Err("the server's listener saw 0 of the 27000 events fired".into());
@@ -167,13 +189,14 @@ mod tests {
     #[test]
     fn a_slow_row_stops_when_its_time_is_used_up_and_the_others_go_on() {
         let mut states: Vec<Result<u32, String>> = vec![Ok(0), Ok(0)];
-        take_turns(&[200, 200], &mut states, |row, turn, timed| {
+        let budget = Duration::from_millis(400);
+        take_turns(&[200, 200], budget, &mut states, |row, turn, timed| {
             let mut frames = 0;
             while !turn.should_stop(frames) {
                 if row == 0 {
                     // A frame of a fortieth of the budget, spent on the CPU: the row runs out
                     // partway, past its first MIN_FRAMES.
-                    let until = BUDGET_CLOCK.now() + ROW_BUDGET / 40;
+                    let until = BUDGET_CLOCK.now() + budget / 40;
                     while BUDGET_CLOCK.now() < until {
                         std::hint::spin_loop();
                     }

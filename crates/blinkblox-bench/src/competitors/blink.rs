@@ -1,16 +1,15 @@
 //! Blink 0.18 (`--tools upstream`), the compiler BlinkBlox forked from: its compiler is Luau
 //! meant for Lune, so the harness runs it from its source inside a plain embedded Luau state
-//! (`benchmark/harness/upstream.luau` provides the require-by-string loader and the few Lune
-//! libraries it touches) and takes the generated Server and Client modules as text, to be
-//! timed like BlinkBlox's. Its source comes from `--source upstream=PATH` or from what
-//! `--download` put in `benchmark/tools/upstream/`.
+//! ([`SourceCompiler`], driven by `benchmark/harness/upstream.luau`) and takes the generated
+//! Server and Client modules as text, to be timed like BlinkBlox's. Its source comes from
+//! `--source upstream=PATH` or from what `--download` put in `benchmark/tools/upstream/`.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::competitor::{
     Code, Competitor, Context, Modules, PlaceModules, RivalsCode, RuntimeCode, ScenarioModules, origin_version,
 };
+use super::source_compiler::SourceCompiler;
 use crate::many_declarations::{MANY_DECLARATIONS, Sender, blink_schema};
 use crate::{BenchError, read_checkout_file};
 
@@ -55,10 +54,12 @@ impl Competitor for Blink {
     /// `definitions/Scenarios.upstream.blink` and the many declarations in its dialect, sent
     /// by the server. A compile that fails fails those rows.
     fn rivals_code(&self, context: &Context) -> Result<RivalsCode, BenchError> {
-        let dir = source_dir(context);
-        let driver = read_checkout_file(&context.harness_file("upstream.luau"))?;
         let schema = read_checkout_file(&context.definition("Scenarios.upstream.blink"))?;
-        let compile = |text: &str| compile(&dir, &driver, text).map_err(|err| err.to_string());
+        let compiler = compiler(context);
+        let compile = |text: &str| {
+            let compiler = compiler.as_ref().map_err(|err| err.to_string())?;
+            compile(compiler, text).map_err(|err| err.to_string())
+        };
         Ok(Code::Modules(ScenarioModules {
             scenarios: compile(&schema),
             batched: Err(format!("{} has no BatchUnreliable modules", self.name())),
@@ -71,12 +72,13 @@ impl Competitor for Blink {
         if !is_blink_source(&dir) {
             return Ok(PlaceModules::Absent);
         }
-        let driver = read_checkout_file(&context.harness_file("upstream.luau"))?;
         let schema = read_checkout_file(&context.definition("Definition.upstream.blink"))?;
-        Ok(match compile(&dir, &driver, &schema) {
-            Ok(modules) => PlaceModules::Compiled(modules),
-            Err(err) => PlaceModules::LeftOut(format!("{} left out: {err}", self.key())),
-        })
+        Ok(
+            match compiler(context).and_then(|compiler| compile(&compiler, &schema)) {
+                Ok(modules) => PlaceModules::Compiled(modules),
+                Err(err) => PlaceModules::LeftOut(format!("{} left out: {err}", self.key())),
+            },
+        )
     }
 }
 
@@ -90,45 +92,16 @@ pub fn is_blink_source(dir: &Path) -> bool {
     dir.join("src").join("Parser.luau").is_file() && dir.join("src").join("Generator").is_dir()
 }
 
-/// Blink's modules for `definitions/FILE` (in its dialect), compiled by the driver.
+/// Blink's modules for `definitions/FILE` (in its dialect).
 fn compile_definition(context: &Context, file: &str) -> Result<Modules, BenchError> {
-    let driver = read_checkout_file(&context.harness_file("upstream.luau"))?;
     let schema = read_checkout_file(&context.definition(file))?;
-    compile(&source_dir(context), &driver, &schema)
+    compile(&compiler(context)?, &schema)
 }
 
-/// Every `.luau`/`.lua` file under `dir/src`, keyed as the loader requires them: the path from
-/// `dir` without its extension, `init` files standing for their folder (`src/Generator`).
-fn module_sources(dir: &Path) -> Result<BTreeMap<String, String>, BenchError> {
-    let mut modules = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(dir.join("src")) {
-        let entry = entry.map_err(|err| BenchError::new(format!("could not list `{}`: {err}", dir.display())))?;
-        let path = entry.path();
-        let Some(extension) = path.extension().and_then(|e| e.to_str()) else {
-            continue;
-        };
-        if !entry.file_type().is_file() || !matches!(extension, "luau" | "lua") {
-            continue;
-        }
-        let Ok(relative) = path.strip_prefix(dir) else { continue };
-        let mut key: Vec<String> = relative
-            .with_extension("")
-            .components()
-            .map(|part| part.as_os_str().to_string_lossy().to_string())
-            .collect();
-        if key.last().is_some_and(|last| last == "init") && key.len() > 1 {
-            key.pop();
-        }
-        let text = std::fs::read_to_string(path).map_err(|err| BenchError::io("read", path, &err))?;
-        modules.insert(key.join("/"), text);
-    }
-    Ok(modules)
-}
-
-/// Compiles `schema` (in Blink's dialect) with Blink's compiler from the source in `dir`, run by
-/// `driver` (`harness/upstream.luau`).
-pub fn compile(dir: &Path, driver: &str, schema: &str) -> Result<Modules, BenchError> {
-    if !is_blink_source(dir) {
+/// Blink's compiler from its source (see [`source_dir`]), run by `harness/upstream.luau`.
+pub fn compiler(context: &Context) -> Result<SourceCompiler, BenchError> {
+    let dir = source_dir(context);
+    if !is_blink_source(&dir) {
         return Err(BenchError::new(format!(
             "`{}` does not hold Blink's compiler source (src/Parser.luau, src/Generator/)",
             dir.display()
@@ -137,18 +110,16 @@ pub fn compile(dir: &Path, driver: &str, schema: &str) -> Result<Modules, BenchE
             "`blinkblox bench --download --tools upstream`, or pass --source upstream=PATH to a Blink 0.18 checkout",
         ));
     }
-    let modules = module_sources(dir)?;
-    let lua = mlua::Lua::new();
-    let failed =
-        |err: mlua::Error| BenchError::new(format!("Blink's compiler (from `{}`) failed: {err}", dir.display()));
-    let table = lua.create_table().map_err(failed)?;
-    for (key, text) in &modules {
-        table.set(key.as_str(), text.as_str()).map_err(failed)?;
+    SourceCompiler::read(context, "Blink", &dir, "upstream.luau")
+}
+
+/// Compiles `schema` (in Blink's dialect) with Blink's `compiler`.
+pub fn compile(compiler: &SourceCompiler, schema: &str) -> Result<Modules, BenchError> {
+    match <[String; 2]>::try_from(compiler.compile(schema)?) {
+        Ok([server, client]) => Ok(Modules::pair(server, client)),
+        Err(other) => Err(BenchError::new(format!(
+            "harness/upstream.luau returned {} modules, not Server and Client",
+            other.len()
+        ))),
     }
-    let (server, client) = lua
-        .load(driver)
-        .set_name("=harness/upstream.luau")
-        .call::<(String, String)>((table, schema))
-        .map_err(failed)?;
-    Ok(Modules { server, client })
 }

@@ -102,7 +102,7 @@ pub fn compile_text(path: &Path, text: &str) -> Result<Modules, BenchError> {
             .map(|file| file.contents.clone())
     };
     match (find(OutputKind::Server), find(OutputKind::Client)) {
-        (Some(server), Some(client)) => Ok(Modules { server, client }),
+        (Some(server), Some(client)) => Ok(Modules::pair(server, client)),
         _ => Err(BenchError::new(format!(
             "compiling `{}` produced no Server or Client module",
             path.display()

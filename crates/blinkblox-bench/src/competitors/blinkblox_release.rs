@@ -144,10 +144,10 @@ pub fn compile_with_blinkblox_binary(binary: &Path, schema_text: &str) -> Result
             ))
         })
     };
-    Ok(Modules {
-        server: read_output(SCRATCH_SERVER)?,
-        client: read_output(SCRATCH_CLIENT)?,
-    })
+    Ok(Modules::pair(
+        read_output(SCRATCH_SERVER)?,
+        read_output(SCRATCH_CLIENT)?,
+    ))
 }
 
 /// Where `blinkblox compile` writes in a scratch folder.

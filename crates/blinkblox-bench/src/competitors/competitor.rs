@@ -4,6 +4,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use blinkblox_luau::World;
+
 use crate::BenchError;
 use crate::library::Library;
 use crate::tools::{Tool, ToolsFile};
@@ -136,6 +138,49 @@ impl Context<'_> {
 pub struct Modules {
     pub server: String,
     pub client: String,
+    /// A module both sides load first, as `Types` beside Server and Client: NetRay-Compile's
+    /// generated types, which its Server and Client require from their parent.
+    pub types: Option<String>,
+}
+
+impl Modules {
+    /// Server and Client, with no third module.
+    pub fn pair(server: String, client: String) -> Modules {
+        Modules {
+            server,
+            client,
+            types: None,
+        }
+    }
+
+    /// Loads the Server module into `world` (after `Types`, if there is one) and returns it.
+    pub fn load_server(&self, world: &World) -> mlua::Result<mlua::Table> {
+        self.load_types(world)?;
+        world.load_module("Server", &self.server)
+    }
+
+    /// Loads the Client module into `world` (after `Types`, if there is one) and returns it.
+    pub fn load_client(&self, world: &World) -> mlua::Result<mlua::Table> {
+        self.load_types(world)?;
+        world.load_module("Client", &self.client)
+    }
+
+    fn load_types(&self, world: &World) -> mlua::Result<()> {
+        if let Some(types) = &self.types {
+            world.load_module("Types", types)?;
+        }
+        Ok(())
+    }
+
+    /// The modules each side loads, `[server, client]`, `Types` first when there is one: what
+    /// a player's device compiles and what the sizes count.
+    pub fn side_sources(&self) -> [Vec<&str>; 2] {
+        let types = self.types.as_deref();
+        [
+            types.into_iter().chain([self.server.as_str()]).collect(),
+            types.into_iter().chain([self.client.as_str()]).collect(),
+        ]
+    }
 }
 
 /// What a competitor loads into a simulation's worlds besides its adapter.

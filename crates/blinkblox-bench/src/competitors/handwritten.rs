@@ -34,8 +34,8 @@ impl Competitor for Handwritten {
 /// `benchmark/handwritten/Server.luau` and `Client.luau`.
 fn modules(context: &Context) -> Result<Modules, BenchError> {
     let folder = context.bench_dir.join("handwritten");
-    Ok(Modules {
-        server: read_checkout_file(&folder.join("Server.luau"))?,
-        client: read_checkout_file(&folder.join("Client.luau"))?,
-    })
+    Ok(Modules::pair(
+        read_checkout_file(&folder.join("Server.luau"))?,
+        read_checkout_file(&folder.join("Client.luau"))?,
+    ))
 }

@@ -1,5 +1,5 @@
 //! The tools the benchmark compares, one file each, every one behind the [`Competitor`] trait:
-//! BlinkBlox, Blink 0.18, zap 0.6, the hand-written floor, plain Roblox remotes, and the
+//! BlinkBlox, Blink 0.18, zap 0.6, NetRay-Compile, the hand-written floor, plain Roblox remotes, and the
 //! runtime libraries ByteNet, Packet, QuickNet, Warp, Lync, NetRay and Jolt.
 
 pub mod blink;
@@ -11,10 +11,12 @@ pub mod handwritten;
 pub mod jolt;
 pub mod lync;
 pub mod netray;
+pub mod netray_compile;
 pub mod packet;
 pub mod quicknet;
 pub mod roblox;
 pub mod runtime_library;
+pub mod source_compiler;
 pub mod warp;
 pub mod zap;
 
@@ -34,10 +36,11 @@ pub const HANDWRITTEN: &dyn Competitor = &handwritten::Handwritten;
 pub const ROBLOX: &dyn Competitor = &roblox::RobloxRemotes;
 
 /// Every competitor, in the order the tables show them when `--tools` names none.
-pub const ALL: [&dyn Competitor; 12] = [
+pub const ALL: [&dyn Competitor; 13] = [
     BLINKBLOX,
     BLINK,
     ZAP,
+    &netray_compile::NetRayCompile,
     HANDWRITTEN,
     ROBLOX,
     &bytenet::BYTENET,
@@ -67,6 +70,7 @@ mod tests {
                 "blink",
                 "upstream",
                 "zap",
+                "netray-compile",
                 "handwritten",
                 "roblox",
                 "bytenet",
@@ -85,6 +89,7 @@ mod tests {
                 "BlinkBlox",
                 "Blink",
                 "zap",
+                "NetRay-Compile",
                 "Hand-written",
                 "Roblox remotes",
                 "ByteNet",

@@ -207,10 +207,7 @@ pub(crate) fn compile_within(binary: &Path, schema_text: &str, timeout: Duration
             .with_help("check that the binary is zap 0.6: it writes server_output and client_output")
         })
     };
-    Ok(Modules {
-        server: read_output(SERVER_OUTPUT)?,
-        client: read_output(CLIENT_OUTPUT)?,
-    })
+    Ok(Modules::pair(read_output(SERVER_OUTPUT)?, read_output(CLIENT_OUTPUT)?))
 }
 
 /// zap's version as its binary reports it (`zap --version` prints `cli 0.6.8`), e.g. `0.6.8`.

@@ -4,7 +4,7 @@
 use super::schemas::{SchemaPair, compared_schemas};
 use super::stages::median_ms;
 use crate::BenchError;
-use crate::competitors::blink::{compile, source_dir};
+use crate::competitors::blink::{compile, compiler};
 use crate::competitors::{Context, Modules};
 use crate::many_declarations::{MANY_DECLARATIONS, Sender, blink_schema};
 use blinkblox_codegen::{Targets, generate};
@@ -60,14 +60,13 @@ pub fn compare_with_blink(schemas: &[SchemaPair], blink: &BlinkCompile<'_>) -> V
 pub(super) fn compare_compilers(context: &Context, definition: &str) -> Result<Vec<CompilerComparison>, BenchError> {
     let read =
         |path: std::path::PathBuf| std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err));
-    let driver = read(context.harness_file("upstream.luau"))?;
     let blink_definition = read(context.definition("Definition.upstream.blink"))?;
     let schemas = compared_schemas(
         definition,
         blink_definition,
         blink_schema(MANY_DECLARATIONS, Sender::Client),
     );
-    let dir = source_dir(context);
-    let blink = |text: &str| compile(&dir, &driver, text).map_err(|err| err.to_string());
+    let compiler = compiler(context)?;
+    let blink = |text: &str| compile(&compiler, text).map_err(|err| err.to_string());
     Ok(compare_with_blink(&schemas, &blink))
 }

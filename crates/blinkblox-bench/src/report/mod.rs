@@ -27,7 +27,7 @@ use crate::runtime::bounds::BoundRow;
 use crate::runtime::calls::CALLS_PER_FRAME;
 use crate::runtime::{EVENTS_PER_FRAME, RuntimeRow, WARMUP_FRAMES};
 use crate::scenarios::ScenarioRow;
-use crate::turns::{MIN_FRAMES, ROW_BUDGET, TURN_FRAMES};
+use crate::turns::{MIN_FRAMES, Pace, TURN_FRAMES};
 use blinkblox_luau::{Mode, TimingClock};
 
 pub use machine::{cpu_model, os_description, today};
@@ -40,7 +40,7 @@ pub struct RunContext {
     pub date: String,
     pub cpu: String,
     pub os: String,
-    pub frames: u32,
+    pub pace: Pace,
     pub modes: Vec<Mode>,
     /// (tool, version and where it came from).
     pub tools: Vec<(String, String)>,
@@ -160,8 +160,8 @@ impl Report<'_> {
              {TURN_FRAMES}, each turn in a fresh simulation (new Luau states for the server and the clients) after \
              {WARMUP_FRAMES} untimed frames; the rows of one bench (or Rivals scenario) and mode take their turns in \
              rotation",
-            context.frames,
-            ROW_BUDGET.as_secs(),
+            context.pace.frames,
+            context.pace.row_budget.as_secs_f64(),
             modes.join(", ")
         );
         out.push_str("- Tools:\n");
@@ -256,7 +256,7 @@ mod tests {
             date: "2026-11-30".into(),
             cpu: "cpu".into(),
             os: "os".into(),
-            frames: 1,
+            pace: Pace::frames(1),
             modes: vec![Mode::Native],
             tools: Vec::new(),
             not_run: Vec::new(),

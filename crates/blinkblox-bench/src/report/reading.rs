@@ -58,7 +58,7 @@ types; where it has none that carries a payload as fired (a map, a 64-bit float,
 row fails and says which, and a library without request/response calls is listed under \"Not run\" for \
 CallResponse.
 - **A row takes at most a few seconds** of the VM thread's CPU time, its simulations' set-up included \
-(the run line says how many): the fast tools time all their frames on the light benches and tens of them \
+(the run line says how many; `--row-seconds` sets it): the fast tools time all their frames on the light benches and tens of them \
 on the heavy ones, and a tool tens of times slower times a few, enough to show how far behind it is. A frame whose Luau runs for half a minute (an endless loop) is stopped and fails its \
 row.
 - **Plain Roblox remotes** pass each value as it is, one remote call per event; their Bytes are the \
@@ -72,6 +72,7 @@ and by more than 60% in one cell of ten, nearly all rows of few frames (the slow
 benches interpreted, which their budget allows one or two turns) where one simulation, or one choice \
 between the two ways at set-up, was unlucky. Which of BlinkBlox, Blink and zap was fastest changed in 3 of \
 the 40 runtime cells: once where the two were within 2%, twice where one run's row was an outlier. Rerun \
-a bench alone (`blinkblox bench NAME --tools a,b`) before reading a gap of under a fifth between two tools.
+a bench alone with more time (`blinkblox bench NAME --tools a,b --row-seconds 10`) before reading a gap \
+of under a fifth between two tools.
 - **A different machine gives different numbers.** The ratios between tools in one run are the useful part.
 ";

@@ -27,7 +27,7 @@ use crate::BenchError;
 use crate::competitors::{Competitor, Context};
 use crate::scenarios::drive::{ScenarioFigures, ScenarioSamples};
 use crate::scenarios::spec::{ScenarioSpec, spec};
-use crate::turns::{TURN_FRAMES, take_turns};
+use crate::turns::{Pace, TURN_FRAMES, take_turns};
 use blinkblox_luau::Mode;
 
 /// The Rivals scenarios, in the order the table shows them.
@@ -89,7 +89,7 @@ pub fn run_rivals(
     scenarios: &[&'static str],
     tools: &[&'static dyn Competitor],
     modes: &[Mode],
-    frames: u32,
+    pace: Pace,
 ) -> Vec<RivalRow> {
     let mut rows = Vec::new();
     for &scenario in scenarios {
@@ -113,13 +113,21 @@ pub fn run_rivals(
                     })
                 })
                 .collect();
-            let targets: Vec<u32> = runs.iter().map(|run| if run.is_ok() { frames } else { 0 }).collect();
+            let targets: Vec<u32> = runs
+                .iter()
+                .map(|run| if run.is_ok() { pace.frames } else { 0 })
+                .collect();
             let mut samples: Vec<Result<ScenarioSamples, String>> =
                 tools.iter().map(|_| Ok(ScenarioSamples::default())).collect();
-            take_turns(&targets, &mut samples, |row, turn, samples| match &runs[row] {
-                Ok(run) => run_turn(harness, *run, turn, samples),
-                Err(_) => Ok(0),
-            });
+            take_turns(
+                &targets,
+                pace.row_budget,
+                &mut samples,
+                |row, turn, samples| match &runs[row] {
+                    Ok(run) => run_turn(harness, *run, turn, samples),
+                    Err(_) => Ok(0),
+                },
+            );
             for ((&tool, run), samples) in tools.iter().zip(runs).zip(samples) {
                 let outcome = match (run, samples) {
                     (Err(outcome), _) => outcome,
@@ -168,7 +176,7 @@ pub struct RivalsPlan<'a> {
     /// The tools selected for the run; those that take no part in the Rivals are skipped.
     pub tools: &'a [&'static dyn Competitor],
     pub modes: &'a [Mode],
-    pub frames: u32,
+    pub pace: Pace,
 }
 
 /// Something that did not run, and why (the report's "Not run").
@@ -197,7 +205,7 @@ pub fn run_rivals_group(plan: &RivalsPlan) -> Result<(Vec<RivalRow>, Vec<NotRun>
         harness.add(tool, tool.rivals_code(plan.context)?);
         tools.push(tool);
     }
-    let rows = run_rivals(&harness, plan.scenarios, &tools, plan.modes, plan.frames);
+    let rows = run_rivals(&harness, plan.scenarios, &tools, plan.modes, plan.pace);
     Ok((rows, not_run))
 }
 
@@ -254,7 +262,13 @@ mod tests {
     fn a_library_that_is_not_installed_fails_its_row_with_the_fix() {
         let bytenet = tool("bytenet");
         let harness = RivalsHarness::load(&bench_dir(), &[bytenet]).expect("loads");
-        let rows = run_rivals(&harness, &["Broadcast"], &[bytenet], &[Mode::Interpreted], 1);
+        let rows = run_rivals(
+            &harness,
+            &["Broadcast"],
+            &[bytenet],
+            &[Mode::Interpreted],
+            Pace::frames(1),
+        );
         let [
             RivalRow {
                 outcome: RivalOutcome::Failed(err),

@@ -31,7 +31,7 @@ fn set_up(
         let setup = lua_error("server set-up");
         install_clock(server).map_err(&setup)?;
         if let Some(modules) = modules {
-            server.load_module("Server", &modules.server).map_err(&setup)?;
+            modules.load_server(server).map_err(&setup)?;
         }
         if let Loaded::Library(library, at) = loaded {
             library.mount(server, at).map_err(&setup)?;
@@ -58,7 +58,7 @@ fn set_up(
         let setup = lua_error("client set-up");
         install_clock(client).map_err(&setup)?;
         if let Some(modules) = modules {
-            client.load_module("Client", &modules.client).map_err(&setup)?;
+            modules.load_client(client).map_err(&setup)?;
         }
         client.load_module("RivalsAdapter", adapter).map_err(&setup)?;
         client.load_module("Rivals", &harness.driver).map_err(&setup)?;

@@ -1,8 +1,10 @@
 //! The work alone (`benchmark/harness/bounds.luau`): the least work any tool does on the
-//! Entities and Booleans benches and their Random variants, so the report can say how far a
-//! ratio between tools can go on this machine. Sending Entity[] means reading every field of every entity, and sending a
-//! boolean[] reading and testing every value; decoding means creating the listener's own
-//! tables from the bytes; and a frame's bytes go in one remote call either way. The work
+//! Entities and Booleans benches and their Random variants, and on Strings, Numbers,
+//! Dictionary and Vectors, so the report can say how far a ratio between tools can go on this
+//! machine. Sending Entity[] means reading every field of every entity, sending a boolean[]
+//! reading and testing every value, sending numbers, strings or vectors reading each of them;
+//! decoding means creating the listener's own tables, strings and vectors from the bytes; and
+//! a frame's bytes go in one remote call either way. The work
 //! alone is an adapter of no tool that does just that, run as a row of the bench: the same
 //! simulations, timers and checks as the tools' rows, taking its turns among them
 //! ([`crate::turns`]). It receives a packet of the tools' size because the receiving world's
@@ -20,7 +22,7 @@ pub struct Work {
 }
 
 /// The benches the work alone runs beside.
-pub const WORK_ALONE: [Work; 4] = [
+pub const WORK_ALONE: [Work; 8] = [
     Work {
         bench: "Booleans",
         send: "read and test each of the 1000 values, 32 to a row; one remote call a frame with the frame's bytes, \
@@ -34,6 +36,34 @@ pub const WORK_ALONE: [Work; 4] = [
                out beforehand (nothing written, no framing)",
         decode: "create the 100 tables of six fields from each event's 600 bytes in the packet and hand them to the \
                  listener (no lengths, no checks)",
+    },
+    Work {
+        bench: "Strings",
+        send: "read the length of each of the 300 strings; one remote call a frame with the frame's bytes, laid out \
+               beforehand (nothing written, no lengths)",
+        decode: "create the array of 300 strings from each event's bytes in the packet, their lengths known \
+                 beforehand, and hand it to the listener (no checks)",
+    },
+    Work {
+        bench: "Numbers",
+        send: "read each of the 1000 doubles (their sum); one remote call a frame with the frame's bytes, laid out \
+               beforehand (nothing written, no framing)",
+        decode: "create the array of 1000 doubles from each event's 8000 bytes in the packet and hand it to the \
+                 listener (no length, no finite check)",
+    },
+    Work {
+        bench: "Dictionary",
+        send: "read each of the 200 entries (each key's length and its double); one remote call a frame with the \
+               frame's bytes, laid out beforehand (nothing written, no lengths)",
+        decode: "create the map of 200 keys from each event's bytes in the packet, the keys' lengths known \
+                 beforehand, and hand it to the listener (no checks)",
+    },
+    Work {
+        bench: "Vectors",
+        send: "read the three components of each of the 100 vectors; one remote call a frame with the frame's \
+               bytes, laid out beforehand (nothing written, no framing)",
+        decode: "create the array of 100 vectors from each event's 1200 bytes (three f32s each) in the packet and \
+                 hand it to the listener (no length, no finite check)",
     },
     Work {
         bench: "BooleansRandom",
@@ -73,9 +103,19 @@ mod tests {
 
     #[test]
     fn the_work_alone_runs_only_beside_its_bench() {
-        for bench in ["Booleans", "Entities", "BooleansRandom", "EntitiesRandom"] {
+        for bench in [
+            "Booleans",
+            "Entities",
+            "Strings",
+            "Numbers",
+            "Dictionary",
+            "Vectors",
+            "BooleansRandom",
+            "EntitiesRandom",
+        ] {
             assert!(has_bound(bench), "{bench}");
         }
         assert!(!has_bound("Tiny"));
+        assert!(!has_bound("CallResponse"));
     }
 }

@@ -81,7 +81,7 @@ impl Harness {
             server.load_module("Payloads", &self.payloads).map_err(&setup)?;
             server.load_module(sides.server.0, sides.server.1).map_err(&setup)?;
             if let Some(modules) = modules {
-                server.load_module("Server", &modules.server).map_err(&setup)?;
+                modules.load_server(server).map_err(&setup)?;
             }
             if let Some(Code::Library { library, at }) = code {
                 library.mount(server, at).map_err(&setup)?;
@@ -98,7 +98,7 @@ impl Harness {
             client.load_module("Payloads", &self.payloads).map_err(&setup)?;
             client.load_module(sides.client.0, sides.client.1).map_err(&setup)?;
             if let Some(modules) = modules {
-                client.load_module("Client", &modules.client).map_err(&setup)?;
+                modules.load_client(client).map_err(&setup)?;
             }
             client.load_module("Adapter", adapter).map_err(&setup)?;
             // In a task thread: a library's client may wait for the server (an attribute, a

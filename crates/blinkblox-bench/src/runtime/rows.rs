@@ -12,7 +12,7 @@ use super::{Participant, RowFigures, RuntimeRow, WARMUP_FRAMES, events_per_frame
 use crate::competitors::Competitor;
 use crate::simulation::lua_error;
 use crate::stats::Stats;
-use crate::turns::{TURN_FRAMES, Turn, take_turns};
+use crate::turns::{Pace, TURN_FRAMES, Turn, take_turns};
 use blinkblox_luau::{Mode, Simulation};
 
 /// Which runtime rows to run.
@@ -21,7 +21,7 @@ pub struct RuntimePlan {
     pub benches: Vec<&'static str>,
     pub tools: Vec<&'static dyn Competitor>,
     pub modes: Vec<Mode>,
-    pub frames: u32,
+    pub pace: Pace,
 }
 
 /// What the runtime benches came to.
@@ -54,7 +54,7 @@ pub fn run_runtime(harness: &Harness, plan: &RuntimePlan) -> RuntimeResults {
             }
         }
         for &mode in &plan.modes {
-            let (bench_rows, bound) = run_side_by_side(harness, bench, &tools, mode, plan.frames);
+            let (bench_rows, bound) = run_side_by_side(harness, bench, &tools, mode, plan.pace);
             results.rows.extend(bench_rows);
             results.bounds.extend(bound);
         }
@@ -70,8 +70,9 @@ fn run_side_by_side(
     bench: &'static str,
     tools: &[&'static dyn Competitor],
     mode: Mode,
-    frames: u32,
+    pace: Pace,
 ) -> (Vec<RuntimeRow>, Option<BoundRow>) {
+    let frames = pace.frames;
     let started = Instant::now();
     let mut participants: Vec<Participant> = tools.iter().map(|&tool| Participant::Tool(tool)).collect();
     if has_bound(bench) {
@@ -91,7 +92,7 @@ fn run_side_by_side(
         })
         .collect();
     let mut samples: Vec<Result<RowSamples, String>> = participants.iter().map(|_| Ok(RowSamples::default())).collect();
-    take_turns(&targets, &mut samples, |row, turn, samples| {
+    take_turns(&targets, pace.row_budget, &mut samples, |row, turn, samples| {
         run_turn(harness, bench, participants[row], mode, turn, samples)
     });
     let mut rows = Vec::new();

@@ -18,7 +18,7 @@ use spec::{Direction, ScenarioSpec, spec};
 use crate::competitors::blinkblox::scenario_modules;
 use crate::competitors::{BLINKBLOX, Context, ScenarioModules};
 use crate::simulation::{install_clock, lua_error, new_simulation};
-use crate::turns::{Turn, take_turns};
+use crate::turns::{Pace, Turn, take_turns};
 use crate::{BenchError, read_checkout_file};
 use blinkblox_luau::{Mode, Simulation, TimingClock};
 
@@ -60,7 +60,7 @@ fn set_up(
         let server = sim.server();
         let setup = lua_error("server set-up");
         install_clock(server).map_err(&setup)?;
-        server.load_module("Server", &modules.server).map_err(&setup)?;
+        modules.load_server(server).map_err(&setup)?;
         server.load_module("Scenarios", &harness.harness).map_err(&setup)?;
         match spec.direction {
             Direction::ToPlayers => {
@@ -80,7 +80,7 @@ fn set_up(
     for (index, client) in sim.clients() {
         let setup = lua_error("client set-up");
         install_clock(client).map_err(&setup)?;
-        client.load_module("Client", &modules.client).map_err(&setup)?;
+        modules.load_client(client).map_err(&setup)?;
         client.load_module("Scenarios", &harness.harness).map_err(&setup)?;
         match spec.direction {
             Direction::ToPlayers => client
@@ -116,10 +116,10 @@ fn run_turn(
 /// A row's frames in turns of [`TURN_FRAMES`](crate::turns::TURN_FRAMES), each turn in a fresh
 /// simulation (as in the runtime benches; here BlinkBlox is the only tool, so its turns follow
 /// one another).
-fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, frames: u32) -> Result<ScenarioFigures, String> {
+fn measure(harness: &ScenarioHarness, scenario: &str, mode: Mode, pace: Pace) -> Result<ScenarioFigures, String> {
     let spec = spec(scenario).ok_or_else(|| format!("unknown scenario `{scenario}`"))?;
     let mut samples = [Ok(ScenarioSamples::default())];
-    take_turns(&[frames], &mut samples, |_, turn, samples| {
+    take_turns(&[pace.frames], pace.row_budget, &mut samples, |_, turn, samples| {
         run_turn(harness, scenario, spec, mode, turn, samples)
     });
     let [samples] = samples;
@@ -131,12 +131,12 @@ pub fn run_scenarios(
     harness: &ScenarioHarness,
     scenarios: &[&'static str],
     modes: &[Mode],
-    frames: u32,
+    pace: Pace,
 ) -> Vec<ScenarioRow> {
     let mut rows = Vec::new();
     for &scenario in scenarios {
         for &mode in modes {
-            let outcome = measure(harness, scenario, mode, frames);
+            let outcome = measure(harness, scenario, mode, pace);
             let summary = match &outcome {
                 Ok(figures) => format!(
                     "send {:.3} ms, decode {:.3} ms a receiver, {} calls a frame, {} frames",
@@ -176,7 +176,7 @@ mod tests {
             local: false,
         };
         let harness = ScenarioHarness::load(&context).expect("the Scenarios harness loads and compiles both schemas");
-        let err = measure(&harness, "Nonesuch", Mode::Native, 1).expect_err("unknown scenario");
+        let err = measure(&harness, "Nonesuch", Mode::Native, Pace::frames(1)).expect_err("unknown scenario");
         assert!(err.contains("unknown scenario `Nonesuch`"), "{err}");
     }
 }

@@ -20,6 +20,7 @@ use crate::runtime::RuntimeRow;
 use crate::runtime::harness::Harness;
 use crate::runtime::rows::{RuntimePlan, RuntimeResults, run_runtime};
 use crate::scenarios::{ScenarioHarness, run_scenarios};
+use crate::turns::Pace;
 use blinkblox_luau::Mode;
 
 /// What `--run` was asked for.
@@ -31,7 +32,8 @@ pub struct SuiteOptions {
     pub names: Vec<String>,
     /// `--tools`; empty: every tool that can run.
     pub tools: Vec<String>,
-    pub frames: u32,
+    /// `--frames` and `--row-seconds`.
+    pub pace: Pace,
     pub modes: Vec<Mode>,
     /// The command line, for the report.
     pub command: String,
@@ -69,7 +71,7 @@ fn run_runtime_benches(
         benches: benches.to_vec(),
         tools,
         modes: options.modes.clone(),
-        frames: options.frames,
+        pace: options.pace,
     };
     Ok(run_runtime(&harness, &plan))
 }
@@ -84,7 +86,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     let selection = select_benches(&options.names)?;
     let (tools, mut not_run) = select_tools(&options.tools, &context)?;
     not_run.extend(selection.not_run.iter().cloned());
-    if options.frames == 0 {
+    if options.pace.frames == 0 {
         return Err(BenchError::new("--frames must be at least 1"));
     }
 
@@ -116,7 +118,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     let mut scenarios = Vec::new();
     if !selection.scenarios.is_empty() && tools.contains(&BLINKBLOX) {
         let harness = ScenarioHarness::load(&context)?;
-        scenarios = run_scenarios(&harness, &selection.scenarios, &options.modes, options.frames);
+        scenarios = run_scenarios(&harness, &selection.scenarios, &options.modes, options.pace);
     }
     let mut rivals = Vec::new();
     if !selection.rivals.is_empty() {
@@ -125,7 +127,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
             scenarios: &selection.rivals,
             tools: &tools,
             modes: &options.modes,
-            frames: options.frames,
+            pace: options.pace,
         };
         let (rows, rivals_not_run) = run_rivals_group(&plan)?;
         rivals = rows;
@@ -142,7 +144,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         date: today(),
         cpu: cpu_model(),
         os: os_description(),
-        frames: options.frames,
+        pace: options.pace,
         modes: options.modes.clone(),
         tools: tools
             .iter()

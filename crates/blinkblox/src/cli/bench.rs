@@ -15,6 +15,7 @@ use blinkblox_bench::install::{self, DownloadOptions, Outcome};
 use blinkblox_bench::place::{build_place, probe_needs_studio, run_in_studio};
 use blinkblox_bench::resolve::Endpoints;
 use blinkblox_bench::suite::{SuiteOptions, run_suite};
+use blinkblox_bench::turns::{Pace, ROW_BUDGET};
 use blinkblox_luau::Mode;
 
 use crate::cli::exit::EXIT_USER_ERROR;
@@ -44,6 +45,10 @@ pub struct BenchArgs {
     /// Frames per benchmark row.
     #[arg(long, value_name = "N")]
     pub frames: Option<u32>,
+    /// The most CPU time a row takes, set-up included, before it stops short of its frames
+    /// (default 2; more gives a slow tool's rows more frames and steadier figures).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_row_seconds)]
+    pub row_seconds: Option<Duration>,
     /// Only natively compiled rows.
     #[arg(long, conflicts_with = "interpreted")]
     pub native: bool,
@@ -100,6 +105,18 @@ fn parse_source(text: &str) -> Result<(String, PathBuf), String> {
     }
 }
 
+/// `--row-seconds`: a positive number of seconds, at most an hour.
+fn parse_row_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds (e.g. 2 or 0.5)"))?;
+    if !(seconds > 0.0 && seconds <= 3600.0) {
+        return Err(format!("`{text}`: give more than 0 and at most 3600 seconds"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
 pub fn run(args: BenchArgs) -> ExitCode {
     let wants_place = args.place.is_some() || args.studio;
     // Probe measures Roblox itself: it is in the Studio place, and a `--run` cannot do it.
@@ -113,6 +130,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
             || !(args.download || args.update || wants_place)
             || !args.names.is_empty()
             || args.frames.is_some()
+            || args.row_seconds.is_some()
             || args.native
             || args.interpreted
             || args.local);
@@ -234,7 +252,10 @@ fn run_benchmarks(args: &BenchArgs) -> Result<ExitCode, BenchError> {
             .map(|name| name.trim().to_string())
             .filter(|name| !name.is_empty())
             .collect(),
-        frames: args.frames.unwrap_or(DEFAULT_FRAMES),
+        pace: Pace {
+            frames: args.frames.unwrap_or(DEFAULT_FRAMES),
+            row_budget: args.row_seconds.unwrap_or(ROW_BUDGET),
+        },
         modes,
         command,
         output: args.output.clone(),

@@ -601,7 +601,7 @@ fn the_real_tools_toml_parses() {
     );
     let err = stderr(&output);
     assert!(
-        err.contains("blink, upstream, zap, bytenet, packet, quicknet, warp, lync, netray, jolt"),
+        err.contains("blink, upstream, zap, netray-compile, bytenet, packet, quicknet, warp, lync, netray, jolt"),
         "{err}"
     );
 }
@@ -740,15 +740,15 @@ fn oversized_metadata_and_redirects_to_other_schemes_are_named() {
 }
 
 #[test]
-fn the_public_suites_newer_libraries_download_from_github_with_their_patches() {
-    // The checkout's own tools.toml entries for Lync, NetRay and Jolt, served as GitHub source
-    // archives: a tag and two commits, each archive holding its entry and the files its patches
+fn the_public_suites_newer_tools_download_from_github_with_their_patches() {
+    // The checkout's own tools.toml entries for Lync, NetRay, Jolt and NetRay-Compile, served as
+    // GitHub source archives: two tags and two commits, each archive holding its entry and the files its patches
     // change (with the text each patch finds, once).
     let real = crate::repo_root().join("benchmark/tools.toml");
     let declared: toml::Table = read(&real).parse().expect("tools.toml");
     let (temp, bench) = checkout(&real);
     let server = TestServer::start();
-    let keys = ["lync", "netray", "jolt"];
+    let keys = ["lync", "netray", "jolt", "netray-compile"];
     for key in keys {
         let tool = declared["tool"][key].as_table().expect("declared");
         let source = tool["github"].as_str().expect("a GitHub source");
@@ -775,7 +775,7 @@ fn the_public_suites_newer_libraries_download_from_github_with_their_patches() {
     let output = run_bench(
         temp.path(),
         &server.base,
-        &["--download", "--tools", "lync,netray,jolt"],
+        &["--download", "--tools", "lync,netray,jolt,netray-compile"],
     );
     assert!(output.status.success(), "{}", stderr(&output));
     let lock = lock_of(&bench);

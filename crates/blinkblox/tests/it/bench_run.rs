@@ -151,15 +151,24 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
         "{report}"
     );
 
-    // The work alone on Booleans and Entities and their Random variants, both modes, beside the
-    // rows it bounds; without Blink's rows there is no ratio to it.
+    // The work alone on every event bench but Tiny, both modes, beside the rows it bounds;
+    // without Blink's rows there is no ratio to it.
     let bounds = table_after(&report, "### What the work itself costs");
     let shape: Vec<(&str, &str, &str)> = bounds
         .iter()
         .map(|row| (row[0].as_str(), row[1].as_str(), row[2].as_str()))
         .collect();
     let mut expected = Vec::new();
-    for bench in ["Booleans", "Entities", "BooleansRandom", "EntitiesRandom"] {
+    for bench in [
+        "Booleans",
+        "Entities",
+        "Strings",
+        "Numbers",
+        "Dictionary",
+        "Vectors",
+        "BooleansRandom",
+        "EntitiesRandom",
+    ] {
         for mode in ["interpreted", "native"] {
             expected.extend([(bench, "Send", mode), (bench, "Decode", mode)]);
         }
@@ -456,8 +465,9 @@ fn the_work_alone_fails_its_row_when_its_fires_skip_reads() {
     let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
     let bounds = bench_dir.join("harness/bounds.luau");
     let source = std::fs::read_to_string(&bounds).expect("read");
-    // Each fire skips one read: an entity's `animation`, and the last boolean of a row of 32
-    // in both of the booleans' forms.
+    // Each fire skips one read: an entity's `animation`, the last boolean of a row of 32 in
+    // both of the booleans' forms, the strings' lengths, the numbers, a key's length, a
+    // vector's z.
     let mut lazy = source.clone();
     for (read, skipped) in [
         (
@@ -466,6 +476,10 @@ fn the_work_alone_fails_its_row_when_its_fires_skip_reads() {
         ),
         ("\t\t\tif value[index + 31] then row += 1 end\n", ""),
         ("\t\t\tif scratch[32] then row += 1 end\n", ""),
+        ("total += #payload[index]", "total += 1"),
+        ("total += payload[index]", "total += 1"),
+        ("total += number + #key", "total += number"),
+        ("position.x + position.y + position.z", "position.x + position.y"),
     ] {
         assert_eq!(lazy.matches(read).count(), 1, "`{read}` is where the test expects it");
         lazy = lazy.replace(read, skipped);
@@ -476,6 +490,10 @@ fn the_work_alone_fails_its_row_when_its_fires_skip_reads() {
         &[
             "Entities",
             "Booleans",
+            "Strings",
+            "Numbers",
+            "Dictionary",
+            "Vectors",
             "--native",
             "--frames",
             "2",
@@ -492,6 +510,10 @@ fn the_work_alone_fails_its_row_when_its_fires_skip_reads() {
         ("EntitiesRandom", "read fields summing to"),
         ("Booleans", "true values, not"),
         ("BooleansRandom", "true values, not"),
+        ("Strings", "read values summing to"),
+        ("Numbers", "read values summing to"),
+        ("Dictionary", "read values summing to"),
+        ("Vectors", "read values summing to"),
     ] {
         let line = report
             .lines()
@@ -500,7 +522,7 @@ fn the_work_alone_fails_its_row_when_its_fires_skip_reads() {
         assert!(line.contains(what) && line.contains("they skipped reads"), "{line}");
     }
     let bounds = table_after(&report, "### What the work itself costs");
-    assert_eq!(bounds.len(), 8, "{report}");
+    assert_eq!(bounds.len(), 16, "{report}");
     for row in &bounds {
         assert_eq!(row[4], "failed", "{row:?}");
     }
@@ -524,7 +546,7 @@ fn unknown_benches_and_tools_are_named() {
     assert_eq!(output.status.code(), Some(1), "{err}");
     assert!(
         err.contains("unknown tool `nothing`")
-            && err.contains("blink (BlinkBlox), upstream (Blink), zap, handwritten (Hand-written)"),
+            && err.contains("blink (BlinkBlox), upstream (Blink), zap, netray-compile, handwritten (Hand-written)"),
         "{err}"
     );
     // The names the report shows lead to tools.toml's keys.
@@ -835,6 +857,36 @@ fn a_blink_release_compiles_the_runtime_rows_unless_local() {
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
     assert!(
         report.contains("this checkout's compiler (--local, rather than the release tools.toml names"),
+        "{report}"
+    );
+}
+
+#[test]
+fn row_seconds_sets_each_rows_budget_and_the_report_says_so() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    for bad in ["0", "-1", "NaN", "two", "7200"] {
+        let output = bench(temp.path(), &["Tiny", &format!("--row-seconds={bad}")]);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("--row-seconds") && err.contains(bad), "{bad}: {err}");
+    }
+    let output = bench(
+        temp.path(),
+        &[
+            "Tiny",
+            "--native",
+            "--frames",
+            "2",
+            "--row-seconds",
+            "0.5",
+            "--tools",
+            "handwritten",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("- 2 timed frames a row, or as many as fit in 0.5 s of CPU time"),
         "{report}"
     );
 }

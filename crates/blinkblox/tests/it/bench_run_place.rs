@@ -1,6 +1,7 @@
 //! `blinkblox bench --place OUT.rbxl`: the place round-trips through rbx_binary with the
 //! harness, the generated modules, every downloaded tool and the runner scripts; and Blink's
-//! compiler source is loaded through the harness's require-by-string loader.
+//! and NetRay-Compile's compiler sources are loaded through the harness's require-by-string
+//! loader.
 
 use std::path::Path;
 
@@ -565,4 +566,101 @@ fn bench_probe_says_it_runs_in_studio_and_how() {
         "{line}"
     );
     assert!(line.contains("BenchmarkProbe") && line.contains("--studio"), "{line}");
+}
+
+/// A stand-in for NetRay-Compile's source with its layout (`src/Compiler.luau`,
+/// `src/generator/`): `compile` returns Server, Client and Types modules that work, the Server
+/// and Client requiring Types from their parent as NetRay-Compile's do. `extra` goes at the top
+/// of the compile function.
+fn fake_netray_compile(dir: &Path, extra: &str) {
+    write(
+        &dir.join("src/Compiler.luau"),
+        &format!(
+            r#"local Generator = require("./generator/Generator")
+return {{ compile = function(text) {extra} return Generator.generate(text) end }}
+"#
+        ),
+    );
+    write(
+        &dir.join("src/generator/Generator.luau"),
+        r#"local SERVER = [[
+local Types = require(script.Parent.Types)
+assert(Types.Marker == "types", "the Types module was not loaded beside Server")
+local remote = Instance.new("RemoteEvent")
+remote.Name = "FAKE_NETRAYC"
+remote.Parent = game:GetService("ReplicatedStorage")
+return {
+    Tiny = { On = function(listener) remote.OnServerEvent:Connect(listener) end },
+    StepReplication = function() end,
+}
+]]
+local CLIENT = [[
+local Types = require(script.Parent.Types)
+assert(Types.Marker == "types", "the Types module was not loaded beside Client")
+local remote = game:GetService("ReplicatedStorage"):WaitForChild("FAKE_NETRAYC")
+return {
+    Tiny = { Fire = function(value) remote:FireServer(value) end },
+    StepReplication = function() end,
+}
+]]
+return { generate = function(_text) return { server = SERVER, client = CLIENT, types = "return { Marker = 'types' }" } end }
+"#,
+    );
+}
+
+#[test]
+fn netray_compile_runs_from_its_source_with_its_types_module() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md", "Benchmark.rbxl"]);
+    let source = temp.path().join("NetRay-Compile");
+    fake_netray_compile(&source, "");
+    let output = bench(
+        temp.path(),
+        &[
+            "Tiny",
+            "ModuleLoad",
+            "--native",
+            "--frames",
+            "1",
+            "--tools",
+            "netray-compile",
+            "--source",
+            &format!("netray-compile={}", source.display()),
+        ],
+    );
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("NetRay-Compile from `") && report.contains("Definition.netray (Validate = Basic)"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("Tiny / NetRay-Compile / native: "),
+        "the row ran: {report}"
+    );
+    // ModuleLoad counts the Types module (a line) on both sides, with the Server's nine.
+    assert!(report.contains("| Server | NetRay-Compile | 10 |"), "{report}");
+
+    fake_netray_compile(&source, "error('E_EVENT_KEY: unknown block key', 0)");
+    let output = bench(
+        temp.path(),
+        &[
+            "Tiny",
+            "--native",
+            "--frames",
+            "1",
+            "--tools",
+            "netray-compile",
+            "--source",
+            &format!("netray-compile={}", source.display()),
+        ],
+    );
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    assert!(
+        report.contains("Tiny / NetRay-Compile / native: ")
+            && report.contains("NetRay-Compile could not compile the schema: E_EVENT_KEY: unknown block key"),
+        "{report}"
+    );
 }
