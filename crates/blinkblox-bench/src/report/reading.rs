@@ -52,8 +52,9 @@ body). Natively, the embedded VM compiles every function of a module whose funct
 the marked functions of one that marks some: BlinkBlox marks what runs for every event, packet or frame, \
 and leaves setup and error reporting interpreted.
 - **Blink, zap and the libraries are as their authors ship them**, with only the limits that would stop a \
-thousand events a frame lifted (`benchmark/tools.toml`'s patches); Blink's and zap's modules come from \
-their own compilers on the same schema in their language. Each library's adapter uses its most exact \
+thousand events a frame lifted (`benchmark/tools.toml`'s patches); Blink's, zap's and NetRay-Compile's \
+modules come from their own compilers on the same schema in their language (NetRay-Compile's with its \
+`Validate = Basic` bounds and tag checks on: its default, `Off`, decodes whatever a client sends). Each library's adapter uses its most exact \
 types; where it has none that carries a payload as fired (a map, a 64-bit float, an exact Vector3), the \
 row fails and says which, and a library without request/response calls is listed under \"Not run\" for \
 CallResponse.
