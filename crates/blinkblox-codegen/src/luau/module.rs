@@ -110,6 +110,7 @@ impl<'a> ModuleGen<'a> {
             size: "RecvSize",
             form: Default::default(),
             packet_text: None,
+            finite_sum: None,
         }
     }
 

@@ -6,6 +6,7 @@ mod broadcast;
 mod byte_runs;
 mod decode_loop;
 mod events;
+mod finite_floats;
 mod fixtures;
 mod flush_alloc;
 mod functions;

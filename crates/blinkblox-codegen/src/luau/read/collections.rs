@@ -1,5 +1,5 @@
 //! Reading arrays (`boolean[]` packed 8 to a byte) and maps, their counts checked against
-//! the bytes left before the loop.
+//! the bytes left before the loop, their floats checked together after it.
 
 use blinkblox_schema::model::{LengthRange, Type, TypeKind};
 use blinkblox_schema::wire::resolve;
@@ -34,7 +34,9 @@ impl Reader<'_> {
                 self.b
                     .line_fmt(format_args!("local {array}: {{ any }} = table.create({len})"));
                 // The count check above (unless checks are compiled out) covers the bytes.
-                self.fixed_element_loop(element, &len, &cursor, &array, &item_path, decode_checks_enabled());
+                self.summing_floats(element, &item_path, |reader| {
+                    reader.fixed_element_loop(element, &len, &cursor, &array, &item_path, decode_checks_enabled());
+                });
             }
             _ => {
                 let position = self.b.fresh("I");
@@ -43,10 +45,12 @@ impl Reader<'_> {
                 }
                 self.b
                     .line_fmt(format_args!("local {array}: {{ any }} = table.create({len})"));
-                self.b.open_fmt(format_args!("for {position} = 1, {len} do"));
-                let item = self.read(element, &item_path);
-                self.b.line_fmt(format_args!("{array}[{position}] = {item}"));
-                self.b.close("end");
+                self.summing_floats(element, &item_path, |reader| {
+                    reader.b.open_fmt(format_args!("for {position} = 1, {len} do"));
+                    let item = reader.read(element, &item_path);
+                    reader.b.line_fmt(format_args!("{array}[{position}] = {item}"));
+                    reader.b.close("end");
+                });
             }
         }
         array
@@ -67,7 +71,10 @@ impl Reader<'_> {
         }
         let array = self.typed_local("Array", "{ any }", &format!("table.create({n})"));
         let cursor = self.local("P", offset);
-        self.fixed_element_loop(element, &n.to_string(), &cursor, &array, &path.element(""), false);
+        let item_path = path.element("");
+        self.summing_floats(element, &item_path, |reader| {
+            reader.fixed_element_loop(element, &n.to_string(), &cursor, &array, &item_path, false);
+        });
         array
     }
 
@@ -125,12 +132,14 @@ impl Reader<'_> {
         );
         let map = self.b.fresh("Map");
         self.b.line_fmt(format_args!("local {map}: {{ [any]: any }} = {{}}"));
-        self.b.open_fmt(format_args!("for _ = 1, {len} do"));
-        let key_expr = self.read(key, path);
-        let key_local = self.local("Key", &key_expr);
-        let value_expr = self.read(value, path);
-        self.b.line_fmt(format_args!("{map}[{key_local}] = {value_expr}"));
-        self.b.close("end");
+        self.summing_floats(value, path, |reader| {
+            reader.b.open_fmt(format_args!("for _ = 1, {len} do"));
+            let key_expr = reader.checking_each_float(|reader| reader.read(key, path));
+            let key_local = reader.local("Key", &key_expr);
+            let value_expr = reader.read(value, path);
+            reader.b.line_fmt(format_args!("{map}[{key_local}] = {value_expr}"));
+            reader.b.close("end");
+        });
         map
     }
 
@@ -149,14 +158,16 @@ impl Reader<'_> {
         let value_size = resolve(schema, value).layout.fixed_size.unwrap_or(0);
         let map = self.typed_local("Map", "{ [any]: any }", "{}");
         let cursor = self.local("P", offset);
-        self.b.open_fmt(format_args!("for _ = 1, {n} do"));
-        let key_expr = self.read_at(key, &cursor, path);
-        let key_local = self.local("Key", &key_expr);
-        let at = offset_plus(&cursor, key_size);
-        let value_expr = self.read_at(value, &at, path);
-        self.b.line_fmt(format_args!("{map}[{key_local}] = {value_expr}"));
-        self.b.line_fmt(format_args!("{cursor} += {}", key_size + value_size));
-        self.b.close("end");
+        self.summing_floats(value, path, |reader| {
+            reader.b.open_fmt(format_args!("for _ = 1, {n} do"));
+            let key_expr = reader.checking_each_float(|reader| reader.read_at(key, &cursor, path));
+            let key_local = reader.local("Key", &key_expr);
+            let at = offset_plus(&cursor, key_size);
+            let value_expr = reader.read_at(value, &at, path);
+            reader.b.line_fmt(format_args!("{map}[{key_local}] = {value_expr}"));
+            reader.b.line_fmt(format_args!("{cursor} += {}", key_size + value_size));
+            reader.b.close("end");
+        });
         map
     }
 }

@@ -10,7 +10,8 @@
 //! is allocated or looped over; numbers against ranges; floats finite unless the schema
 //! allows non-finite values; enum, variant and set values against their declarations;
 //! boolean bytes 0 or 1; Instances by `typeof` and `IsA`. A failed check raises, which
-//! ends the packet inside its pcall.
+//! ends the packet inside its pcall. The floats of an array or a map are checked together,
+//! once after their loop (`finite.rs`).
 //!
 //! [`Reader::read`] reads at the cursor and [`Reader::read_at`] at a fixed offset; each
 //! hands the kinds to the files of this folder: `scalars.rs`, `lengths.rs` (strings,
@@ -20,6 +21,7 @@
 mod byte_runs;
 mod collections;
 mod enums;
+mod finite;
 mod instances;
 mod lengths;
 mod optionals;
@@ -54,6 +56,9 @@ pub struct Reader<'a> {
     /// In the interpreted loop of an array of structs with byte runs (`byte_runs.rs`):
     /// the local holding the packet as a string.
     pub packet_text: Option<String>,
+    /// Inside a loop whose floats are checked together (`finite.rs`): the local each float
+    /// read adds `N - N` to, tested once after the loop.
+    pub finite_sum: Option<String>,
 }
 
 impl TwoForms for Reader<'_> {

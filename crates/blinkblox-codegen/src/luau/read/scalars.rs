@@ -59,6 +59,10 @@ impl Reader<'_> {
             }
             if !self.allow_non_finite {
                 let value = self.local("N", &expr);
+                if let Some(sum) = self.finite_sum.clone() {
+                    self.guard(format!("{sum} += {value} - {value}"));
+                    return value;
+                }
                 let fail = self.fail(path, "number is NaN or infinite");
                 self.guard(format!("if {value} - {value} ~= 0 then {fail} end"));
                 return value;
