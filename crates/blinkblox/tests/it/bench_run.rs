@@ -890,3 +890,24 @@ fn row_seconds_sets_each_rows_budget_and_the_report_says_so() {
         "{report}"
     );
 }
+
+#[test]
+fn plain_remotes_answer_call_response_through_a_remote_function() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let output = bench(
+        temp.path(),
+        &["CallResponse", "--native", "--frames", "1", "--tools", "roblox"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
+    let calls = table_after(&report, "### Call-response");
+    assert_eq!(calls.len(), 1, "{report}");
+    assert_eq!(calls[0][0], "Roblox remotes");
+    // Native only: the interpreted round trip is "–".
+    let measured: Vec<&String> = calls[0][1..].iter().filter(|cell| cell.as_str() != "–").collect();
+    assert!(measured.len() >= 4, "{report}");
+    for cell in measured {
+        number(cell, "plain remotes' call-response");
+    }
+    assert!(!report.contains("CallResponse on Roblox remotes"), "{report}");
+}
