@@ -67,13 +67,15 @@ runtime's estimate of the values' size, since there is no buffer to measure.
 - **The server checks every event.** The events go from client to server, the direction BlinkBlox \
 validates, and the bench's listener also compares the first events decoded with what was fired: a row \
 whose values come out wrong fails rather than being timed.
-- **How much a full run moves.** Two full runs with every tool, one after the other on a 2-core machine \
-(14 minutes each): the medians of BlinkBlox, Blink, zap and the floor differed by 8% at the median cell \
-and by more than 60% in one cell of ten, nearly all rows of few frames (the slow tools, and the heavy \
-benches interpreted, which their budget allows one or two turns) where one simulation, or one choice \
-between the two ways at set-up, was unlucky. Which of BlinkBlox, Blink and zap was fastest changed in 3 of \
-the 40 runtime cells: once where the two were within 2%, twice where one run's row was an outlier. Rerun \
-a bench alone with more time (`blinkblox bench NAME --tools a,b --row-seconds 10`) before reading a gap \
-of under a fifth between two tools.
+- **How much a full run moves.** Two full runs with every tool, one after the other on a quiet 2-core \
+Intel machine (14 minutes each): the medians of BlinkBlox, Blink, zap and the floor differed by 8% at the \
+median cell and by more than 60% in one cell of ten, nearly all rows of few frames (the slow tools, and \
+the heavy benches interpreted, which their budget allows one or two turns) where one simulation, or one \
+choice between the two ways at set-up, was unlucky; which of BlinkBlox, Blink and zap was fastest changed \
+in 3 of the 40 runtime cells. On a shared 2-core AMD machine about half as fast (16 to 20 minutes a run), \
+Blink's, zap's and the floor's medians differed by 10% at the median cell and by more than 50% in one of \
+ten, and the fastest of the three changed in 9 of 40 cells, each where BlinkBlox and Blink were within a \
+fifth of each other. Rerun a bench alone with more time (`blinkblox bench NAME --tools a,b --row-seconds \
+10`) before reading a gap of under a fifth between two tools.
 - **A different machine gives different numbers.** The ratios between tools in one run are the useful part.
 ";
