@@ -6,6 +6,10 @@
 /// The declarations the Performance bench and ManyEvents use.
 pub const MANY_DECLARATIONS: usize = 128;
 
+/// The declarations of ModuleLoad's large schema: what a game with a big network surface
+/// loads on joining.
+pub const LARGE_SCHEMA_DECLARATIONS: usize = 1024;
+
 /// Who fires the events: the client (the Performance bench, whose events go the way BlinkBlox
 /// validates) or the server (ManyEvents, sent to a player).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

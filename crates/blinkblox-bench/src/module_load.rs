@@ -14,6 +14,9 @@ pub const MODULE_LOAD: &str = "ModuleLoad";
 /// How many times each module is compiled, and required in a fresh world, per mode.
 pub const LOAD_RUNS: usize = 31;
 
+/// The same for the large schema, whose modules take a hundred times longer.
+pub const LARGE_LOAD_RUNS: usize = 5;
+
 /// What loading one module costs, in milliseconds (medians over [`LOAD_RUNS`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModuleCost {
@@ -32,14 +35,18 @@ pub struct ModuleLoadRow {
     pub outcome: Result<[ModuleCost; 2], String>,
 }
 
-/// Times each tool's modules. Runs are interleaved, tool by tool and mode by mode, so a busy
-/// moment of the machine falls on every tool alike.
-pub fn run_module_load(tools: &[(&'static dyn Competitor, Modules)], modes: &[Mode]) -> Vec<ModuleLoadRow> {
-    eprintln!("{:>12} {MODULE_LOAD}", "Running");
+/// Times each tool's modules `runs` times. Runs are interleaved, tool by tool and mode by
+/// mode, so a busy moment of the machine falls on every tool alike.
+pub fn run_module_load(
+    tools: &[(&'static dyn Competitor, Modules)],
+    modes: &[Mode],
+    runs: usize,
+) -> Vec<ModuleLoadRow> {
+    eprintln!("{:>12} {MODULE_LOAD} ({} tools, {runs} runs)", "Running", tools.len());
     let mut samples: Vec<Samples> = tools.iter().map(|_| Samples::new(modes)).collect();
     let mut failures: Vec<Option<String>> = tools.iter().map(|_| None).collect();
     let compiler = roblox_compiler();
-    for _ in 0..LOAD_RUNS {
+    for _ in 0..runs {
         for (index, (_, modules)) in tools.iter().enumerate() {
             if failures[index].is_some() {
                 continue;

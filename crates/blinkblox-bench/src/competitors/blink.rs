@@ -67,6 +67,11 @@ impl Competitor for Blink {
         }))
     }
 
+    fn declarations_modules(&self, context: &Context, count: usize) -> Option<Result<Modules, String>> {
+        let modules = compiler(context).and_then(|compiler| compile(&compiler, &blink_schema(count, Sender::Client)));
+        Some(modules.map_err(|err| err.to_string()))
+    }
+
     fn place_modules(&self, context: &Context) -> Result<PlaceModules, BenchError> {
         let dir = source_dir(context);
         if !is_blink_source(&dir) {

@@ -55,6 +55,12 @@ impl Competitor for BlinkBlox {
         Ok(Code::Modules(scenario_modules(context)?))
     }
 
+    /// Compiled by this checkout's compiler, in process.
+    fn declarations_modules(&self, _context: &Context, count: usize) -> Option<Result<Modules, String>> {
+        let path = Path::new("many-declarations.blink");
+        Some(compile_text(path, &blinkblox_schema(count, Sender::Client)).map_err(|err| err.to_string()))
+    }
+
     fn place_modules(&self, context: &Context) -> Result<PlaceModules, BenchError> {
         Ok(PlaceModules::Checkout(compile_definition(&definition_path(
             context.bench_dir,

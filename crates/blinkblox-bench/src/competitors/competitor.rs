@@ -54,6 +54,13 @@ pub trait Competitor: Sync {
         Err(BenchError::new(format!("{} takes no part in the Rivals", self.name())))
     }
 
+    /// Its Server and Client modules for `count` declarations of the many-declarations schema
+    /// in its language, fired by the client (ModuleLoad's large schema); `None` for a tool
+    /// whose code is not generated from such a schema.
+    fn declarations_modules(&self, _context: &Context, _count: usize) -> Option<Result<Modules, String>> {
+        None
+    }
+
     /// What it puts into the Studio place's `Benchmark.Tools.KEY`.
     fn place_modules(&self, _context: &Context) -> Result<PlaceModules, BenchError> {
         Ok(PlaceModules::Absent)

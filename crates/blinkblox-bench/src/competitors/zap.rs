@@ -75,6 +75,11 @@ impl Competitor for Zap {
         }))
     }
 
+    fn declarations_modules(&self, context: &Context, count: usize) -> Option<Result<Modules, String>> {
+        let modules = find_binary(context).and_then(|binary| compile(&binary, &zap_schema(count, Sender::Client)));
+        Some(modules.map_err(|err| one_line(&err.to_string())))
+    }
+
     /// Its modules for `definitions/Definition.zap` when its binary is found.
     fn place_modules(&self, context: &Context) -> Result<PlaceModules, BenchError> {
         let binary = match find_binary(context) {

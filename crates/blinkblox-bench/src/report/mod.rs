@@ -18,6 +18,7 @@ use reading::READING;
 use runtime::RuntimeTables;
 use scenarios::{RivalsTables, ScenarioTable};
 
+use crate::many_declarations::LARGE_SCHEMA_DECLARATIONS;
 use crate::module_load::ModuleLoadRow;
 use crate::performance::against_blink::CompilerComparison;
 use crate::performance::against_zap::ProcessComparison;
@@ -58,6 +59,8 @@ pub struct Report<'a> {
     pub zap_comparison: &'a [ProcessComparison],
     /// Each tool's modules compiled and required for the first time.
     pub module_load: &'a [ModuleLoadRow],
+    /// The same on the large schema (LARGE_SCHEMA_DECLARATIONS events), for the code generators.
+    pub module_load_large: &'a [ModuleLoadRow],
     pub scenarios: &'a [ScenarioRow],
     pub rivals: &'a [RivalRow],
     /// The least work a tool does on a bench (the work alone).
@@ -85,6 +88,14 @@ impl Report<'_> {
         for row in self.module_load {
             if let Err(err) = &row.outcome {
                 failures.push(format!("ModuleLoad / {}: {err}", row.tool.name()));
+            }
+        }
+        for row in self.module_load_large {
+            if let Err(err) = &row.outcome {
+                failures.push(format!(
+                    "ModuleLoad / {LARGE_SCHEMA_DECLARATIONS} declarations / {}: {err}",
+                    row.tool.name()
+                ));
             }
         }
         for row in self.scenarios {
@@ -177,6 +188,7 @@ impl Report<'_> {
         .write(&mut out);
         ModuleLoadTable {
             rows: self.module_load,
+            large: self.module_load_large,
             modes: &context.modes,
         }
         .write(&mut out);
@@ -274,6 +286,7 @@ mod tests {
             comparison: &[],
             zap_comparison: &[],
             module_load: &[],
+            module_load_large: &[],
             scenarios: &[],
             rivals: &[],
             bounds: &bounds,

@@ -5,11 +5,14 @@ use std::fmt::Write as _;
 
 use super::format::ms;
 use crate::competitors::BLINK;
-use crate::module_load::{LOAD_RUNS, ModuleCost, ModuleLoadRow};
+use crate::many_declarations::LARGE_SCHEMA_DECLARATIONS;
+use crate::module_load::{LARGE_LOAD_RUNS, LOAD_RUNS, ModuleCost, ModuleLoadRow};
 use blinkblox_luau::Mode;
 
 pub(super) struct ModuleLoadTable<'a> {
     pub(super) rows: &'a [ModuleLoadRow],
+    /// The same on the large schema.
+    pub(super) large: &'a [ModuleLoadRow],
     pub(super) modes: &'a [Mode],
 }
 
@@ -28,6 +31,20 @@ impl ModuleLoadTable<'_> {
              server's remotes have reached it). Milliseconds of the thread's CPU time, medians of {LOAD_RUNS} runs \
              taken in turns by tool. \"÷ Blink\" is a first require against Blink's of the same module.\n\n"
         );
+        self.table(out, self.rows);
+        if !self.large.is_empty() {
+            let _ = write!(
+                out,
+                "### {LARGE_SCHEMA_DECLARATIONS} declarations\n\nThe same for a schema of {LARGE_SCHEMA_DECLARATIONS} client \
+                 events cycling through four payloads (the Performance bench's many declarations, each tool in its \
+                 language), for the tools that generate modules from it; medians of {LARGE_LOAD_RUNS} runs.\n\n"
+            );
+            self.table(out, self.large);
+        }
+    }
+
+    /// The table of `rows`: each tool's Server, then each tool's Client.
+    fn table(&self, out: &mut String, rows: &[ModuleLoadRow]) {
         out.push_str("| Module | Tool | Lines | KB | Compile |");
         for mode in self.modes {
             let _ = write!(out, " Require, {} |", mode.label());
@@ -40,13 +57,12 @@ impl ModuleLoadTable<'_> {
             out.push_str("---:|");
         }
         out.push('\n');
-        let blink = self
-            .rows
+        let blink = rows
             .iter()
             .find(|row| row.tool == BLINK)
             .and_then(|row| row.outcome.as_ref().ok());
         for (side, module) in ["Server", "Client"].into_iter().enumerate() {
-            for (index, row) in self.rows.iter().enumerate() {
+            for (index, row) in rows.iter().enumerate() {
                 let label = if index == 0 { module } else { "" };
                 let _ = write!(out, "| {label} | {} |", row.tool.name());
                 match &row.outcome {

@@ -11,7 +11,8 @@ use select::{select_benches, select_tools};
 use crate::BenchError;
 use crate::competitors::{BLINKBLOX, Code, Competitor, Context, Modules, RuntimeCode, ZAP};
 use crate::lock::write_atomically;
-use crate::module_load::run_module_load;
+use crate::many_declarations::LARGE_SCHEMA_DECLARATIONS;
+use crate::module_load::{LARGE_LOAD_RUNS, LOAD_RUNS, ModuleLoadRow, run_module_load};
 use crate::performance::stages::CompilerRow;
 use crate::performance::{PerformanceRows, run_performance};
 use crate::report::{Report, RunContext, cpu_model, os_description, today};
@@ -76,6 +77,26 @@ fn run_runtime_benches(
     Ok(run_runtime(&harness, &plan))
 }
 
+/// ModuleLoad on the large schema, for each tool that generates its modules from one; a tool
+/// whose compile failed gets a failed row.
+fn large_schema_load(context: &Context, tools: &[&'static dyn Competitor], modes: &[Mode]) -> Vec<ModuleLoadRow> {
+    let mut compiled = Vec::new();
+    let mut failed = Vec::new();
+    for &tool in tools {
+        match tool.declarations_modules(context, LARGE_SCHEMA_DECLARATIONS) {
+            Some(Ok(modules)) => compiled.push((tool, modules)),
+            Some(Err(err)) => failed.push(ModuleLoadRow {
+                tool,
+                outcome: Err(err),
+            }),
+            None => {}
+        }
+    }
+    let mut rows = run_module_load(&compiled, modes, LARGE_LOAD_RUNS);
+    rows.extend(failed);
+    rows
+}
+
 /// Runs what the options select and writes the report.
 pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
     let context = Context {
@@ -107,8 +128,13 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
                 _ => None,
             })
             .collect();
-        module_load = run_module_load(&generated, &options.modes);
+        module_load = run_module_load(&generated, &options.modes, LOAD_RUNS);
     }
+    let module_load_large = if selection.module_load {
+        large_schema_load(&context, &tools, &options.modes)
+    } else {
+        Vec::new()
+    };
     let (mut runtime, mut bounds) = (Vec::new(), Vec::new());
     if !selection.benches.is_empty() && !tools.is_empty() {
         let results = run_runtime_benches(&context, &selection.benches, code, options)?;
@@ -167,6 +193,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         comparison: &comparison,
         zap_comparison: &zap_comparison,
         module_load: &module_load,
+        module_load_large: &module_load_large,
         scenarios: &scenarios,
         rivals: &rivals,
         bounds: &bounds,
@@ -184,7 +211,11 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
             .iter()
             .filter(|row| row.blinkblox.is_err() || row.zap.is_err())
             .count()
-        + module_load.iter().filter(|row| row.outcome.is_err()).count()
+        + module_load
+            .iter()
+            .chain(&module_load_large)
+            .filter(|row| row.outcome.is_err())
+            .count()
         + scenarios.iter().filter(|row| row.outcome.is_err()).count()
         + bounds.iter().filter(|row| row.outcome.is_err()).count()
         + rivals

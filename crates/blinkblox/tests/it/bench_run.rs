@@ -454,6 +454,15 @@ fn a_module_that_fails_on_require_fails_its_module_load_row() {
     number(&blinkblox[5], "BlinkBlox require native");
     let floor = loads.iter().find(|row| row[1] == "Hand-written").expect("floor row");
     assert_eq!(floor[2], "failed", "{floor:?}");
+    // The large schema: BlinkBlox's modules for 1024 declarations (the floor has none).
+    let large = table_after(&report, "### 1024 declarations");
+    assert_eq!(large.len(), 2, "a Server and a Client row: {report}");
+    for (row, module) in large.iter().zip(["Server", "Client"]) {
+        assert_eq!((row[0].as_str(), row[1].as_str()), (module, "BlinkBlox"), "{row:?}");
+        let lines: usize = row[2].parse().expect("lines");
+        assert!(lines > 10_000, "{row:?}");
+        number(&row[5], "large require native");
+    }
     assert!(
         !report.contains("### Medians"),
         "ModuleLoad alone runs no runtime bench"
