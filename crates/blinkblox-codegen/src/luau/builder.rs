@@ -187,6 +187,14 @@ impl CodeBuilder {
         self.declared_count_since(mark) > 0
     }
 
+    /// Replaces `from` with `to` in the code written since `mark`.
+    pub fn replace_since(&mut self, mark: Mark, from: &str, to: &str) {
+        if mark.at <= self.text.len() {
+            let body = self.text.split_off(mark.at).replace(from, to);
+            self.text.push_str(&body);
+        }
+    }
+
     /// How many fresh names (declared locals) the code written since `mark` took.
     pub fn declared_count_since(&self, mark: Mark) -> usize {
         self.next_local - mark.next_local
