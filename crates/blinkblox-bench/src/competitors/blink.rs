@@ -120,11 +120,6 @@ pub fn compiler(context: &Context) -> Result<SourceCompiler, BenchError> {
 
 /// Compiles `schema` (in Blink's dialect) with Blink's `compiler`.
 pub fn compile(compiler: &SourceCompiler, schema: &str) -> Result<Modules, BenchError> {
-    match <[String; 2]>::try_from(compiler.compile(schema)?) {
-        Ok([server, client]) => Ok(Modules::pair(server, client)),
-        Err(other) => Err(BenchError::new(format!(
-            "harness/upstream.luau returned {} modules, not Server and Client",
-            other.len()
-        ))),
-    }
+    let [server, client] = compiler.compile_modules(schema, "Server and Client")?;
+    Ok(Modules::pair(server, client))
 }

@@ -81,15 +81,10 @@ fn definition_modules(context: &Context) -> Result<Modules, BenchError> {
     }
     let schema = read_checkout_file(&context.definition("Definition.netray"))?;
     let compiler = SourceCompiler::read(context, "NetRay-Compile", &dir, "netray-compile.luau")?;
-    match <[String; 3]>::try_from(compiler.compile(&schema)?) {
-        Ok([server, client, types]) => Ok(Modules {
-            server,
-            client,
-            types: Some(types),
-        }),
-        Err(other) => Err(BenchError::new(format!(
-            "harness/netray-compile.luau returned {} modules, not Server, Client and Types",
-            other.len()
-        ))),
-    }
+    let [server, client, types] = compiler.compile_modules(&schema, "Server, Client and Types")?;
+    Ok(Modules {
+        server,
+        client,
+        types: Some(types),
+    })
 }

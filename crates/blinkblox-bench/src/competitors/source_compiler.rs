@@ -36,9 +36,22 @@ impl SourceCompiler {
         })
     }
 
+    /// Runs the driver on `schema` and returns the `N` modules it returns, in its order
+    /// (`what` names them for the error when it returns another count).
+    pub fn compile_modules<const N: usize>(&self, schema: &str, what: &str) -> Result<[String; N], BenchError> {
+        let modules = self.compile(schema)?;
+        let count = modules.len();
+        <[String; N]>::try_from(modules).map_err(|_| {
+            BenchError::new(format!(
+                "{} returned {count} modules, not {what}",
+                self.driver_file.trim_start_matches('=')
+            ))
+        })
+    }
+
     /// Runs the driver on `schema` in a fresh Luau state and returns the strings it returns
     /// (the generated modules, in the driver's order).
-    pub fn compile(&self, schema: &str) -> Result<Vec<String>, BenchError> {
+    fn compile(&self, schema: &str) -> Result<Vec<String>, BenchError> {
         let lua = mlua::Lua::new();
         let failed = |err: mlua::Error| {
             BenchError::new(format!(
