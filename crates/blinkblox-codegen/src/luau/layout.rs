@@ -54,6 +54,13 @@ pub fn is_byte_number(ty: &Type) -> bool {
     )
 }
 
+/// Whether an array of `element` (resolved) travels as its strings' lengths and then all
+/// their bytes as one run (`write/string_arrays.rs`, `read/string_arrays.rs`): strings of
+/// any length but an exact one, which have no prefix and a fixed size.
+pub fn is_string_run(element: &Type) -> bool {
+    matches!(&element.kind, TypeKind::String { length } if length.exact().is_none())
+}
+
 #[cfg(test)]
 mod tests {
     use super::offset_plus;

@@ -106,6 +106,19 @@ const CASES: &[(&str, &str)] = &[
     ("u16[..2]", "{}, { 65535, 0 }"),
     ("u8?[]", "{ 1, 2 }"),
     ("string[]", "{ 'a', '', 'ccc' }"),
+    // Arrays of strings travel as their lengths, then their bytes in one run: lengths of
+    // one and two LEB128 bytes (a packet from a client holds 16 KiB by default), exact
+    // and bounded lengths, nested and optional.
+    (
+        "string[]",
+        "{ string.rep('x', 200), '', string.rep('y', 9000), 'z' }, {}",
+    ),
+    ("string[3]", "{ 'a', '', 'ccc' }"),
+    ("string(..3)[2..4]", "{ 'a', 'bcd' }, { '', '', '', 'xyz' }"),
+    ("string(2)[]", "{ 'ab', 'cd' }"),
+    ("string[][]", "{ {}, { 'a' }, { 'bb', '' } }"),
+    ("string[]?", "{ 'p', 'q' }"),
+    ("map { [u8]: string[] }", "{ [1] = { 'x', 'yy' }, [2] = {} }"),
     ("u8[][]", "{ {}, { 1 }, { 2, 3 } }"),
     ("u8[2][2]", "{ { 1, 2 }, { 3, 4 } }"),
     (

@@ -129,7 +129,7 @@ fn unknown_event_indices() {
     let modules = modules();
     for mode in MODES {
         let mut arena = Arena::new(&modules, mode);
-        for packet in [vec![9], vec![200], vec![255, 1, 2], vec![NUM, 4, 200, NUM, 4]] {
+        for packet in [vec![NAMES + 1], vec![200], vec![255, 1, 2], vec![NUM, 4, 200, NUM, 4]] {
             run_case(
                 &mut arena,
                 &format!("{packet:?}"),
@@ -149,6 +149,41 @@ fn unknown_event_indices() {
                 Expect::Reason("UnknownEvent"),
             );
         }
+    }
+}
+
+/// An array of strings is every length, then the bytes of all of them: each length is
+/// checked against its bound, and their sum against the bytes left, before a string is made.
+#[test]
+fn string_arrays_whose_lengths_lie() {
+    let modules = modules();
+    let cases: [(&str, Vec<u8>); 7] = [
+        (
+            "the bytes stop short of the lengths' sum",
+            vec![NAMES, 2, 3, 3, b'a', b'b', b'c', b'd'],
+        ),
+        (
+            "a length over the string's bound",
+            vec![NAMES, 1, 4, b'a', b'b', b'c', b'd'],
+        ),
+        ("a two-byte length over the bound", vec![NAMES, 1, 0x80, 0x01, b'a']),
+        ("a length of 2^32 - 1", vec![NAMES, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]),
+        ("more strings than the array's bound", vec![NAMES, 5, 0, 0, 0, 0, 0]),
+        ("more strings than bytes for their lengths", vec![NAMES, 4, 1, b'a']),
+        ("the lengths cut off", vec![NAMES, 3, 1, 1]),
+    ];
+    for mode in MODES {
+        let mut arena = Arena::new(&modules, mode);
+        for (name, packet) in &cases {
+            run_case(&mut arena, name, RELIABLE, packet, vec![], Expect::Reason("Malformed"));
+        }
+        let valid = [NAMES, 3, 1, 3, 0, b'x', b'y', b'z', b'w'];
+        run_case(&mut arena, "valid names", RELIABLE, &valid, vec![], Expect::Nothing);
+        let (_, good, _) = arena.lists();
+        assert!(
+            good.contains(&"Player1 Names x,yzw,".to_string()),
+            "{mode:?}: the valid array's strings, in order: {good:?}"
+        );
     }
 }
 

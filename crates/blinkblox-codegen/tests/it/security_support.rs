@@ -21,6 +21,7 @@ event Part { From: Client, Type: Reliable, Call: ManySync, Data: Instance(BasePa
 event Blob { From: Client, Type: Reliable, Call: ManySync, Data: buffer }
 function Ask { Yield: Coroutine, Data: u8(0..9), Return: u8 }
 event Move { From: Client, Type: Unreliable, Call: ManySync, Data: Entity }
+event Names { From: Client, Type: Reliable, Call: ManySync, Data: string(..3)[..4] }
 "#;
 
 pub const STR: u8 = 0;
@@ -33,6 +34,7 @@ pub const PART: u8 = 6;
 pub const BLOB: u8 = 7;
 pub const ASK: u8 = 8;
 pub const MOVE: u8 = 0;
+pub const NAMES: u8 = 9;
 
 pub const RELIABLE: &str = "BLINK_RELIABLE_REMOTE";
 pub const UNRELIABLE: &str = "BLINK_UNRELIABLE_REMOTE";
@@ -107,6 +109,11 @@ Net.Float.On(function(p, v) record(p, "Float", finite(v), v) end)
 Net.Pick.On(function(p, v) record(p, "Pick", v == "A" or v == "B" or v == "C", v) end)
 Net.Part.On(function(p, v) record(p, "Part", typeof(v) == "Instance" and v:IsA("BasePart"), v) end)
 Net.Blob.On(function(p, v) record(p, "Blob", type(v) == "buffer", if type(v) == "buffer" then buffer.len(v) else v) end)
+Net.Names.On(function(p, v)
+    local ok = type(v) == "table" and #v <= 4
+    if ok then for _, x in v do ok = ok and type(x) == "string" and #x <= 3 end end
+    record(p, "Names", ok, if ok then table.concat(v, ",") else v)
+end)
 Net.Move.On(function(p, v)
     local ok = type(v) == "table" and int(v.id, 0, 255) and finite(v.x) and int(v.hp, 0, 100)
     record(p, "Move", ok, if type(v) == "table" then v.id else v)

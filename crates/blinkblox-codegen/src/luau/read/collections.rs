@@ -7,7 +7,7 @@ use blinkblox_schema::wire::resolve;
 use super::Reader;
 use crate::luau::decode_checks::decode_checks_enabled;
 use crate::luau::forms::{Form, TwoForms};
-use crate::luau::layout::offset_plus;
+use crate::luau::layout::{is_string_run, offset_plus};
 use crate::luau::value_path::ValuePath;
 
 impl Reader<'_> {
@@ -39,10 +39,16 @@ impl Reader<'_> {
                 });
             }
             _ => {
-                let position = self.b.fresh("I");
                 if length.exact().is_none() {
                     self.guard_count(&len, element.layout.min_size, element.layout.uses_instances, path);
                 }
+                if let TypeKind::String { length } = &element.kind
+                    && is_string_run(element)
+                {
+                    self.read_string_array(&array, &len, length, &item_path);
+                    return array;
+                }
+                let position = self.b.fresh("I");
                 self.b
                     .line_fmt(format_args!("local {array}: {{ any }} = table.create({len})"));
                 self.summing_floats(element, &item_path, |reader| {

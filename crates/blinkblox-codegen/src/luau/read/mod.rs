@@ -16,7 +16,7 @@
 //! [`Reader::read`] reads at the cursor and [`Reader::read_at`] at a fixed offset; each
 //! hands the kinds to the files of this folder: `scalars.rs`, `lengths.rs` (strings,
 //! buffers and the length prefixes), `optionals.rs`, `instances.rs`, `collections.rs`,
-//! `structs.rs`, `enums.rs`, and `byte_runs.rs` for arrays of structs read in two forms.
+//! `string_arrays.rs`, `structs.rs`, `enums.rs`, and `byte_runs.rs` for arrays of structs read in two forms.
 
 mod byte_runs;
 mod collections;
@@ -26,6 +26,7 @@ mod instances;
 mod lengths;
 mod optionals;
 mod scalars;
+mod string_arrays;
 mod structs;
 
 use blinkblox_schema::model::{Schema, Type, TypeKind};

@@ -6,7 +6,7 @@ use blinkblox_schema::wire::resolve;
 
 use super::Writer;
 use crate::luau::forms::{Form, TwoForms};
-use crate::luau::layout::{fixed_size_of, offset_plus};
+use crate::luau::layout::{fixed_size_of, is_string_run, offset_plus};
 
 impl Writer<'_> {
     /// An array: its length unless exact, then its elements (`boolean[]` packed).
@@ -37,6 +37,10 @@ impl Writer<'_> {
         }
         if prefixed && element.layout.fixed_size.is_none_or(|size| size == 0) {
             self.b.line_fmt(format_args!("WriteLength({len})"));
+        }
+        if is_string_run(element) {
+            self.write_string_array(&array, &len);
+            return;
         }
         let item = self.b.fresh("Item");
         let position = self.b.fresh("I");

@@ -6,8 +6,8 @@
 //! follow the model's `Layout` and `StructLayout` exactly, so the reader (`read/`)
 //! mirrors them field for field. Each kind is written in the files of this folder:
 //! `scalars.rs`, `lengths.rs` (strings, buffers and the length prefixes),
-//! `optionals.rs`, `collections.rs`, `structs.rs`, `enums.rs`, and `byte_runs.rs` for
-//! arrays of structs written in two forms.
+//! `optionals.rs`, `collections.rs`, `string_arrays.rs`, `structs.rs`, `enums.rs`, and
+//! `byte_runs.rs` for arrays of structs written in two forms.
 
 mod byte_runs;
 mod collections;
@@ -15,6 +15,7 @@ mod enums;
 mod lengths;
 mod optionals;
 mod scalars;
+mod string_arrays;
 mod structs;
 mod validations;
 
