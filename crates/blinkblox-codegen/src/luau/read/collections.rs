@@ -138,15 +138,42 @@ impl Reader<'_> {
         );
         let map = self.b.fresh("Map");
         self.b.line_fmt(format_args!("local {map}: {{ [any]: any }} = {{}}"));
+        let fused = match (&resolve(schema, key).kind, resolve(schema, value).layout.fixed_size) {
+            (TypeKind::String { length }, Some(size)) if size > 0 && length.exact().is_none() => Some((length, size)),
+            _ => None,
+        };
         self.summing_floats(value, path, |reader| {
             reader.b.open_fmt(format_args!("for _ = 1, {len} do"));
-            let key_expr = reader.checking_each_float(|reader| reader.read(key, path));
-            let key_local = reader.local("Key", &key_expr);
-            let value_expr = reader.read(value, path);
-            reader.b.line_fmt(format_args!("{map}[{key_local}] = {value_expr}"));
+            if let Some((key_length, size)) = fused {
+                reader.read_string_and_fixed(&map, key_length, value, size, path);
+            } else {
+                let key_expr = reader.checking_each_float(|reader| reader.read(key, path));
+                let key_local = reader.local("Key", &key_expr);
+                let value_expr = reader.read(value, path);
+                reader.b.line_fmt(format_args!("{map}[{key_local}] = {value_expr}"));
+            }
             reader.b.close("end");
         });
         map
+    }
+
+    /// One entry of a map whose key is a string and whose value has a fixed size: the
+    /// key's length, then one check that the key's bytes and the value's are left.
+    fn read_string_and_fixed(
+        &mut self,
+        map: &str,
+        key_length: &LengthRange,
+        value: &Type,
+        size: u32,
+        path: &ValuePath,
+    ) {
+        let len = self.read_length(key_length, path);
+        self.need_bytes(&format!("{len} + {size}"));
+        let cursor = self.cursor;
+        let key = self.local("Key", &format!("buffer.readstring(B, {cursor}, {len})"));
+        let value_expr = self.read_at(value, &format!("{cursor} + {len}"), path);
+        self.b.line_fmt(format_args!("{map}[{key}] = {value_expr}"));
+        self.b.line_fmt(format_args!("{cursor} += {len} + {size}"));
     }
 
     /// A map of exact count with fixed-size keys and values at `offset`.

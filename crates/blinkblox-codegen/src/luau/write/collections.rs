@@ -191,9 +191,27 @@ impl Writer<'_> {
         let k = self.b.fresh("Key");
         let v = self.b.fresh("Item");
         self.b.open_fmt(format_args!("for {k}, {v} in {map} do"));
-        self.write(key, &k);
-        self.write(value_ty, &v);
+        let key_ty = resolve(self.schema, key);
+        match fixed_size_of_value(self.schema, value_ty) {
+            Some(size) if is_string_run(key_ty) => self.write_string_and_fixed(&k, value_ty, &v, size),
+            _ => {
+                self.write(key, &k);
+                self.write(value_ty, &v);
+            }
+        }
         self.b.close("end");
+    }
+
+    /// A string key and a fixed-size value after it, in one reservation: the key's length
+    /// prefix, its bytes and the value's bytes, one size check an entry rather than two.
+    fn write_string_and_fixed(&mut self, key: &str, value_ty: &Type, value: &str, size: u32) {
+        let len = self.b.fresh("Length");
+        let offset = self.b.fresh("O");
+        self.b.line_fmt(format_args!("local {len} = #{key}"));
+        self.reserve_with_length(&offset, &len, &format!("{len} + {size}"));
+        self.b
+            .line_fmt(format_args!("buffer.writestring(SendBuffer, {offset}, {key}, {len})"));
+        self.write_at(value_ty, value, &format!("{offset} + {len}"));
     }
 
     /// A map of exact count with fixed-size keys and values at `offset`: pairs at
@@ -213,4 +231,9 @@ impl Writer<'_> {
         self.b.line_fmt(format_args!("{cursor} += {value_size}"));
         self.b.close("end");
     }
+}
+
+/// The size of `ty` when it is fixed and not zero (a value that takes bytes of its own).
+fn fixed_size_of_value(schema: &blinkblox_schema::model::Schema, ty: &Type) -> Option<u32> {
+    resolve(schema, ty).layout.fixed_size.filter(|&size| size > 0)
 }
