@@ -101,6 +101,11 @@ fn hostile() -> Vec<(String, Vec<u8>)> {
             packet(KEYS, &keys(&[(1.0, 1), (bad, 2)])),
         ));
     }
+    // Narrower floats add themselves to the sum: infinities of both signs make it NaN.
+    cases.push((
+        "+inf and -inf in one vector".to_string(),
+        packet(POINTS, &vectors(&[[f32::INFINITY, f32::NEG_INFINITY, 0.0]])),
+    ));
     cases
 }
 
@@ -148,6 +153,11 @@ fn finite_floats_in_arrays_and_maps_arrive_as_sent() {
         let mut sim = start(&modules, mode, 1);
         sim.server().exec(LISTENERS).expect("listeners");
         let mut all = packet(NUMBERS, &f64s(&[1.5, -0.0, 1e300, -2.5e-300]));
+        // The largest f32s sum to a finite double, whatever their count.
+        all.extend(packet(
+            POINTS,
+            &vectors(&[[f32::MAX, f32::MAX, f32::MAX], [f32::MAX, -f32::MAX, f32::MAX]]),
+        ));
         all.extend(packet(POINTS, &vectors(&[[1.0, -8192.0, 0.015625]])));
         all.extend(packet(SCORES, &scores(&[("a", 0.1), ("b", -3.0)])));
         all.extend(packet(BODIES, &bodies(&[(0.5, 1e-3), (-1.0, 7.0)])));
@@ -166,7 +176,7 @@ fn finite_floats_in_arrays_and_maps_arrive_as_sent() {
             )
             .expect("summary");
         assert_eq!(
-            summary, "Numbers,Points,Scores,Bodies,Keys 1.5 1e+300 -2.5e-300 -8192 0.015625 0.1 -3 0.001 -1 9",
+            summary, "Numbers,Points,Points,Scores,Bodies,Keys 1.5 1e+300 -2.5e-300 -8192 0.015625 0.1 -3 0.001 -1 9",
             "{mode:?}"
         );
     }

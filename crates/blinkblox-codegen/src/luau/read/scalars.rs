@@ -60,7 +60,13 @@ impl Reader<'_> {
             if !self.allow_non_finite {
                 let value = self.local("N", &expr);
                 if let Some(sum) = self.finite_sum.clone() {
-                    self.guard(format!("{sum} += {value} - {value}"));
+                    // A double adds `N - N` (0, or NaN), since a sum of finite doubles can
+                    // overflow; narrower floats add themselves (`finite.rs`).
+                    if kind == NumberKind::F64 {
+                        self.guard(format!("{sum} += {value} - {value}"));
+                    } else {
+                        self.guard(format!("{sum} += {value}"));
+                    }
                     return value;
                 }
                 let fail = self.fail(path, "number is NaN or infinite");
