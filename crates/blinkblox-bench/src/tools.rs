@@ -15,6 +15,7 @@
 //!
 //! Every error names the file, the line and the key.
 
+use blinkblox_fs::path::normalize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -393,30 +394,6 @@ fn source_of(
                 path: normalize(&base.join(text)),
             })
         }
-    }
-}
-
-/// `a/b/../c` → `a/c`, lexically (the folder may not exist yet), so messages show plain paths.
-fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => match out.components().next_back() {
-                Some(Component::Normal(_)) => {
-                    out.pop();
-                }
-                Some(Component::RootDir | Component::Prefix(_)) => {}
-                _ => out.push(".."),
-            },
-            other => out.push(other),
-        }
-    }
-    if out.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        out
     }
 }
 

@@ -1,6 +1,8 @@
 //! Answers to the editor's requests: capabilities, hover, navigation, rename, completion,
 //! outline, folding, semantic tokens, quick fixes and formatting.
 
+use blinkblox_fs::read::read_file;
+use blinkblox_schema::loader::MAX_FILE_BYTES;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -251,7 +253,10 @@ impl Server {
                 if seen.contains(&path) {
                     continue;
                 }
-                let (Ok(text), Ok(file_uri)) = (std::fs::read_to_string(&path), Url::from_file_path(&path)) else {
+                let text = read_file(&path, MAX_FILE_BYTES)
+                    .ok()
+                    .and_then(|bytes| String::from_utf8(bytes).ok());
+                let (Some(text), Ok(file_uri)) = (text, Url::from_file_path(&path)) else {
                     continue;
                 };
                 analyses.push(Arc::new(analyze(&path, &file_uri, &text, &project.settings_for(&path))));

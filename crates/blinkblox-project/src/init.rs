@@ -8,6 +8,7 @@ use crate::ProjectError;
 use crate::manifest::MANIFEST_NAME;
 use crate::paths;
 use crate::rojo::{self, RojoProject};
+use crate::writer;
 
 pub const EXAMPLE_SCHEMA: &str = "net/example.blink";
 
@@ -68,8 +69,10 @@ pub fn init(dir: &Path) -> Result<Initialized, ProjectError> {
     if let Some(parent) = schema_path.parent() {
         std::fs::create_dir_all(parent).map_err(|err| ProjectError::io("create", parent, &err))?;
     }
-    std::fs::write(&schema_path, EXAMPLE_SCHEMA_TEXT).map_err(|err| ProjectError::io("write", &schema_path, &err))?;
-    std::fs::write(&manifest_path, manifest).map_err(|err| ProjectError::io("write", &manifest_path, &err))?;
+    writer::write_atomic(&schema_path, EXAMPLE_SCHEMA_TEXT.as_bytes())
+        .map_err(|err| ProjectError::io("write", &schema_path, &err))?;
+    writer::write_atomic(&manifest_path, manifest.as_bytes())
+        .map_err(|err| ProjectError::io("write", &manifest_path, &err))?;
     Ok(Initialized {
         manifest: manifest_path,
         schema: schema_path,

@@ -64,7 +64,7 @@ impl ProjectError {
 /// leading UTF-8 byte-order mark is dropped, and text that is not UTF-8 is an error naming
 /// the file, the line and column, and the byte.
 pub fn read_text(path: &std::path::Path) -> std::io::Result<Result<String, ProjectError>> {
-    let bytes = std::fs::read(path)?;
+    let bytes = read_project_file(path)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     Ok(match std::str::from_utf8(bytes) {
         Ok(text) => Ok(text.to_string()),
@@ -104,4 +104,17 @@ impl From<blinkblox_package::Error> for ProjectError {
             location: err.location,
         }
     }
+}
+
+/// The most a manifest, lockfile or Rojo project file may be.
+const MAX_PROJECT_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A project file's bytes, read as `blinkblox_fs::read` reads every file (regular files
+/// only, without blocking, bounded); the other problems become I/O errors saying what it is.
+fn read_project_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use blinkblox_fs::read::{ReadError, read_file};
+    read_file(path, MAX_PROJECT_FILE_BYTES).map_err(|err| match err {
+        ReadError::Io(err) => err,
+        other => std::io::Error::other(other.to_string()),
+    })
 }

@@ -143,6 +143,12 @@ pub fn discover(root: &Path, globs: &SchemaGlobs) -> Result<Discovery, ProjectEr
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            if !paths::is_plain_name(&stem) {
+                return Err(ProjectError::new(format!(
+                    "schema `{rel_path}` would write its modules into a folder named `{stem}`, which leads out of its place in the output folder"
+                ))
+                .with_help("give the schema a name before `.blink`, e.g. `net.blink`, or exclude it with `[schemas] exclude`"));
+            }
             let out_rel = match under_base.parent().map(paths::slash) {
                 Some(folder) if folder != "." && !folder.is_empty() => format!("{folder}/{stem}"),
                 _ => stem,

@@ -211,8 +211,14 @@ fn sync(
         .and_then(|staged| writer::commit_all(staged, before_rename, |path| outcome.written.push(project.rel(path))))
         .map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
     for (removal, stop) in &plan.removals {
-        writer::remove_output(removal, stop).map_err(|err| ProjectError::io("remove", removal, &err))?;
-        outcome.removed.push(project.rel(removal));
+        match writer::remove_output(removal, stop).map_err(|err| ProjectError::io("remove", removal, &err))? {
+            writer::Removal::Removed => outcome.removed.push(project.rel(removal)),
+            writer::Removal::Outside(real) => outcome.warnings.push(format!(
+                "left `{}` where it is: a symbolic link leads its folder out of the output folder, to `{}`; remove it yourself if it is sync's",
+                project.rel(removal),
+                real.display()
+            )),
+        }
     }
     if lock_changes {
         writer::write_atomic_with(&lock_path, lock_text.as_bytes(), before_rename)

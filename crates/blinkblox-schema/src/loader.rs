@@ -6,7 +6,10 @@
 //! cycles at the `import` that causes them.
 
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+pub use blinkblox_fs::path::{display_name, normalize};
+use blinkblox_fs::read::{ReadError, read_file};
 
 use crate::ast::{self, Item};
 use crate::codes;
@@ -17,7 +20,7 @@ use crate::source::{FileId, SourceFile, SourceMap, Span};
 /// Imports nested deeper than this are reported rather than followed.
 const MAX_IMPORT_DEPTH: usize = 32;
 /// Files larger than this are refused before lexing.
-const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// One parsed file.
 #[derive(Debug)]
@@ -69,12 +72,12 @@ impl<'a> Loader<'a> {
                     .sources
                     .add(SourceFile::new(path.to_path_buf(), name.clone(), String::new()));
                 let message = match &problem {
-                    ReadProblem::Io(error) => format!("cannot read `{name}`: {error}"),
-                    ReadProblem::TooLarge(bytes) => {
+                    ReadError::Io(error) => format!("cannot read `{name}`: {error}"),
+                    ReadError::TooLarge(bytes) => {
                         format!("`{name}` is {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)")
                     }
-                    ReadProblem::NotAFile(kind) => format!("`{name}` is {kind}, not a schema file"),
-                    ReadProblem::Endless(bytes) => format!(
+                    ReadError::NotAFile(kind) => format!("`{name}` is {kind}, not a schema file"),
+                    ReadError::Endless(bytes) => format!(
                         "`{name}` is not a schema file: reading it gave {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)"
                     ),
                 };
@@ -85,7 +88,7 @@ impl<'a> Loader<'a> {
                         Span::new(file, 0, 0),
                         "could not read this file",
                     )
-                    .with_note(problem.fix()),
+                    .with_note(fix(&problem)),
                 );
             }
         }
@@ -214,12 +217,12 @@ impl<'a> Loader<'a> {
             Ok(text) => text,
             Err(problem) => {
                 let detail = match &problem {
-                    ReadProblem::Io(error) => error.to_string(),
-                    ReadProblem::TooLarge(bytes) => {
+                    ReadError::Io(error) => error.to_string(),
+                    ReadError::TooLarge(bytes) => {
                         format!("{bytes} bytes is more than a schema can be ({MAX_FILE_BYTES} bytes)")
                     }
-                    ReadProblem::NotAFile(kind) => format!("it is {kind}, not a schema file"),
-                    ReadProblem::Endless(bytes) => format!(
+                    ReadError::NotAFile(kind) => format!("it is {kind}, not a schema file"),
+                    ReadError::Endless(bytes) => format!(
                         "it is not a schema file: reading it gave {bytes} bytes, more than a schema can be ({MAX_FILE_BYTES} bytes)"
                     ),
                 };
@@ -230,7 +233,7 @@ impl<'a> Loader<'a> {
                         import.path_span,
                         "imported here",
                     )
-                    .with_note(problem.fix()),
+                    .with_note(fix(&problem)),
                 );
                 return None;
             }
@@ -248,80 +251,21 @@ pub enum SourceText {
     Bytes(Vec<u8>),
 }
 
-/// Why a file could not be read. (UTF-8 is checked later, so the error can point at
-/// the offending byte.)
-enum ReadProblem {
-    Io(std::io::Error),
-    /// Larger than a schema may be: its size.
-    TooLarge(u64),
-    /// Reading it gave more than a schema may be, though its size said otherwise (a kernel
-    /// file such as `/proc/self/pagemap`): what was read.
-    Endless(u64),
-    /// A folder, device, pipe or socket: nothing a schema can be.
-    NotAFile(&'static str),
-}
+/// Why a schema file could not be read (`blinkblox_fs::read`).
+type ReadProblem = ReadError;
 
-impl ReadProblem {
-    fn fix(&self) -> &'static str {
-        match self {
-            ReadProblem::Io(_) => "check that the path exists and is a readable file",
-            ReadProblem::TooLarge(_) => "split the schema into smaller files that import each other",
-            ReadProblem::NotAFile(_) | ReadProblem::Endless(_) => "name a .blink file",
-        }
+/// What to do about each.
+fn fix(problem: &ReadProblem) -> &'static str {
+    match problem {
+        ReadError::Io(_) => "check that the path exists and is a readable file",
+        ReadError::TooLarge(_) => "split the schema into smaller files that import each other",
+        ReadError::NotAFile(_) | ReadError::Endless(_) => "name a .blink file",
     }
 }
 
-/// Reads a schema file: only a regular file (a folder, device, pipe or socket is refused by
-/// what it is), and never more than [`MAX_FILE_BYTES`] whatever its metadata says (files
-/// under `/proc` report a length of 0 and can be read without end).
+/// Reads a schema file: only a regular file, never more than [`MAX_FILE_BYTES`].
 fn read_source(path: &Path) -> Result<SourceText, ReadProblem> {
-    use std::io::Read as _;
-    let metadata = std::fs::metadata(path).map_err(ReadProblem::Io)?;
-    if !metadata.is_file() {
-        return Err(ReadProblem::NotAFile(file_kind(&metadata.file_type())));
-    }
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(ReadProblem::TooLarge(metadata.len()));
-    }
-    let mut file = std::fs::File::open(path).map_err(ReadProblem::Io)?;
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    // Fixed-size reads: some kernel files (`/proc/self/pagemap`) accept only multiples of 8.
-    let mut chunk = vec![0; 64 * 1024];
-    loop {
-        let read = match file.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(err) => return Err(ReadProblem::Io(err)),
-        };
-        bytes.extend_from_slice(&chunk[..read]);
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(ReadProblem::Endless(bytes.len() as u64));
-        }
-    }
-    Ok(SourceText::Bytes(bytes))
-}
-
-/// What a file that is not a regular file is, in words.
-fn file_kind(kind: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if kind.is_block_device() || kind.is_char_device() {
-            return "a device";
-        }
-        if kind.is_fifo() {
-            return "a pipe";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_dir() {
-        "a folder"
-    } else {
-        "not a regular file"
-    }
+    read_file(path, MAX_FILE_BYTES).map(SourceText::Bytes)
 }
 
 fn collect_imports(items: &[Item], out: &mut Vec<ast::ImportItem>) {
@@ -357,38 +301,4 @@ fn append_extension(path: &Path, extension: &str) -> PathBuf {
     text.push(".");
     text.push(extension);
     PathBuf::from(text)
-}
-
-/// Removes `.` and resolves `..` lexically, so `a/./b/../c` shows as `a/c`.
-pub fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                let last_is_normal = matches!(out.components().next_back(), Some(Component::Normal(_)));
-                if last_is_normal {
-                    out.pop();
-                } else {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// The name a file is shown under: relative to the working directory when it is
-/// inside it, as given otherwise, always with `/` separators.
-pub fn display_name(path: &Path) -> String {
-    let normalized = normalize(path);
-    let shown = match std::env::current_dir() {
-        Ok(cwd) if normalized.is_absolute() => normalized
-            .strip_prefix(&cwd)
-            .map(Path::to_path_buf)
-            .unwrap_or(normalized),
-        _ => normalized,
-    };
-    shown.to_string_lossy().replace('\\', "/")
 }

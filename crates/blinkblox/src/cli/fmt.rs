@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use blinkblox_fs::read::read_file;
 use blinkblox_project::writer;
-use blinkblox_schema::loader::display_name;
+use blinkblox_schema::loader::{MAX_FILE_BYTES, display_name};
 use blinkblox_schema::source::{SourceFile, SourceMap};
 
 use crate::cli::exit::EXIT_USAGE;
@@ -45,10 +46,11 @@ pub fn run(args: FmtArgs, out: &Output) -> ExitCode {
     };
     let mut files = Vec::new();
     for root in &roots {
-        if root.is_file() {
-            files.push(root.clone());
-        } else if root.is_dir() {
+        if root.is_dir() {
             files.extend(schema_files::find(root, out));
+        } else if root.exists() {
+            // A file, or something that is not one: reading it names what it is.
+            files.push(root.clone());
         } else {
             out.error_text(
                 &format!("`{}` does not exist", root.display()),
@@ -89,7 +91,7 @@ pub fn run(args: FmtArgs, out: &Output) -> ExitCode {
 
 fn format_file(path: &Path, check: bool, out: &Output) -> Outcome {
     let name = display_name(path);
-    let text = match std::fs::read(path) {
+    let text = match read_file(path, MAX_FILE_BYTES) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(_) => {

@@ -11,8 +11,10 @@ use std::process::ExitCode;
 use crate::cli::exit::{EXIT_USAGE, EXIT_USER_ERROR};
 use crate::cli::output::Output;
 use blinkblox_codegen::{Outputs, Source, compile};
+use blinkblox_fs::read::read_file;
 use blinkblox_project::{paths, writer};
 use blinkblox_schema::CheckSettings;
+use blinkblox_schema::loader::MAX_FILE_BYTES;
 use blinkblox_zap::{Settings, import};
 
 /// Translate a zap 0.6 config (`net.zap`) into the equivalent .blink schema.
@@ -61,7 +63,7 @@ pub fn run(args: ImportZapArgs, out: &Output) -> ExitCode {
             return ExitCode::from(EXIT_USER_ERROR);
         }
     }
-    let text = match std::fs::read(&args.file).map(String::from_utf8) {
+    let text = match read_file(&args.file, MAX_FILE_BYTES).map(String::from_utf8) {
         Ok(Ok(text)) => text,
         Ok(Err(_)) => {
             out.error_text(

@@ -54,6 +54,69 @@ fn a_schema_that_does_not_parse_is_reported_and_left_alone() {
     blinkblox(temp.path()).args(["fmt", "nowhere.blink"]).assert().code(2);
 }
 
+/// `fmt` replaces a schema the way an editor saves it: the file keeps its mode, a link stays
+/// a link and its target is formatted, and what it must not replace (a read-only file, one
+/// with other hard links, a pipe) is refused by name and left as it was.
+#[cfg(unix)]
+#[test]
+fn fmt_keeps_what_it_does_not_own() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path();
+    let mode_of = |name: &str| std::fs::metadata(dir.join(name)).unwrap().permissions().mode() & 0o777;
+    for (name, mode) in [("private.blink", 0o600), ("script.blink", 0o755)] {
+        std::fs::write(dir.join(name), UNFORMATTED).unwrap();
+        std::fs::set_permissions(dir.join(name), std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    std::fs::write(dir.join("target.blink"), UNFORMATTED).unwrap();
+    std::os::unix::fs::symlink("target.blink", dir.join("link.blink")).unwrap();
+    blinkblox(dir)
+        .args(["fmt", "private.blink", "script.blink", "link.blink"])
+        .assert()
+        .code(0);
+    assert_eq!((mode_of("private.blink"), mode_of("script.blink")), (0o600, 0o755));
+    assert_eq!(read(&dir.join("private.blink")), FORMATTED);
+    assert!(
+        std::fs::symlink_metadata(dir.join("link.blink"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        read(&dir.join("target.blink")),
+        FORMATTED,
+        "the link's target is formatted"
+    );
+
+    std::fs::write(dir.join("locked.blink"), UNFORMATTED).unwrap();
+    std::fs::set_permissions(dir.join("locked.blink"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    std::fs::write(dir.join("shared.blink"), UNFORMATTED).unwrap();
+    std::fs::hard_link(dir.join("shared.blink"), dir.join("other.blink")).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(dir.join("pipe.blink"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let run = blinkblox(dir)
+        .args(["fmt", "locked.blink", "shared.blink", "pipe.blink"])
+        .assert()
+        .code(1);
+    let err = stderr(&run);
+    assert!(err.contains("cannot write `locked.blink`: it is read-only"), "{err}");
+    assert!(
+        err.contains("cannot write `shared.blink`: it has 1 other hard link"),
+        "{err}"
+    );
+    assert!(
+        err.contains("cannot read `pipe.blink`: it is a pipe, not a regular file"),
+        "{err}"
+    );
+    assert_eq!(mode_of("locked.blink"), 0o444);
+    for name in ["locked.blink", "shared.blink", "other.blink"] {
+        assert_eq!(read(&dir.join(name)), UNFORMATTED, "{name} is left as it was");
+    }
+}
+
 fn modules(path: &Path) -> Vec<(String, String)> {
     let outputs = Outputs::Modules(Targets {
         types: true,

@@ -103,6 +103,57 @@ fn links_out_of_the_project_or_into_wally_folders_are_followed_and_refused() {
     assert!(files_under(&temp.path().join("outside")).is_empty());
 }
 
+/// A module sync wrote, then moved out of the project with a link left in its place: the
+/// lockfile still names it and its hash still matches, but sync removes nothing through a
+/// link that leads out of the output folder.
+#[test]
+fn a_link_out_of_the_output_folder_never_leads_a_removal_out() {
+    let (temp, dir) = game(&[("net/a.blink", EVENT), ("blinkblox.toml", &manifest("path = \"out\""))]);
+    sync(&dir, &[]).success();
+    let outside = temp.path().join("outside");
+    std::fs::rename(dir.join("out/a"), &outside).expect("move out");
+    std::os::unix::fs::symlink(&outside, dir.join("out/a")).expect("link");
+    std::fs::rename(dir.join("net/a.blink"), dir.join("net/b.blink")).expect("rename schema");
+    let assert = sync(&dir, &[]).success();
+    let err = stderr(&assert);
+    assert!(
+        err.contains("left `out/a/Server.luau` where it is: a symbolic link leads its folder out of the output folder"),
+        "{err}"
+    );
+    assert_eq!(
+        files_under(&outside),
+        ["Client.luau", "Server.luau"],
+        "nothing outside is removed"
+    );
+    assert_eq!(files_under(&dir.join("out/b")), ["Client.luau", "Server.luau"]);
+}
+
+/// A schema's file name becomes a folder of the output: one that would be `.` or `..` is
+/// refused, and nothing is written.
+#[test]
+fn schema_names_that_would_lead_out_of_the_output_folder_are_refused() {
+    for (schema, folder) in [("net/...blink", ".."), ("net/..blink", ".")] {
+        let (temp, dir) = game(&[
+            (schema, EVENT),
+            (
+                "blinkblox.toml",
+                "[schemas]\ninclude = [\"net/*.blink\"]\n\n[output]\npath = \"src/shared/Net\"\n",
+            ),
+        ]);
+        let err = failed(&dir, &[]);
+        assert!(
+            err.contains(&format!(
+                "schema `{schema}` would write its modules into a folder named `{folder}`"
+            )),
+            "{schema}: {err}"
+        );
+        assert!(
+            files_under(temp.path()).iter().all(|file| !file.ends_with(".luau")),
+            "{schema}: nothing written"
+        );
+    }
+}
+
 #[test]
 fn a_folder_named_packages_inside_the_code_is_not_wallys() {
     let (_temp, dir) = game(&[

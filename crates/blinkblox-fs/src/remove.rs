@@ -1,0 +1,82 @@
+//! Removing a file a command wrote earlier. What names it (a lockfile, a package's file
+//! list) is input like any other: the file is removed only when its real folder, symbolic
+//! links followed, lies inside the folder the caller owns.
+
+use std::io;
+use std::path::Path;
+
+use crate::path::{is_inside, is_really_inside, normalize, real};
+
+/// What [`remove_inside`] did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Removal {
+    /// Removed (or already gone).
+    Removed,
+    /// Left in place: its folder really lies outside `dir`, at this path.
+    Outside(std::path::PathBuf),
+}
+
+/// Removes `path` when its folder really lies inside `dir`, then every folder above it that
+/// became empty, up to (not including) `dir`. A symbolic link named by `path` is removed
+/// itself, never what it leads to.
+pub fn remove_inside(path: &Path, dir: &Path) -> io::Result<Removal> {
+    let folder = path.parent().unwrap_or(Path::new(""));
+    if !is_really_inside(folder, dir) {
+        return Ok(Removal::Outside(real(folder)));
+    }
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+        Err(err) => return Err(err),
+    }
+    let mut current = path.parent();
+    while let Some(folder) = current {
+        if !is_inside(folder, dir) || normalize(folder) == normalize(dir) {
+            break;
+        }
+        // `remove_dir` only succeeds on an empty folder: anything else stays.
+        if std::fs::remove_dir(folder).is_err() {
+            break;
+        }
+        current = folder.parent();
+    }
+    Ok(Removal::Removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::write::write_atomic;
+
+    #[test]
+    fn removal_prunes_only_empty_folders_below_the_output() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let out = temp.path().join("Net");
+        write_atomic(&out.join("a/Server.luau"), b"x").expect("write");
+        write_atomic(&out.join("b/Server.luau"), b"x").expect("write");
+        write_atomic(&out.join("b/Notes.md"), b"mine").expect("write");
+        assert_eq!(
+            remove_inside(&out.join("a/Server.luau"), &out).expect("remove"),
+            Removal::Removed
+        );
+        remove_inside(&out.join("b/Server.luau"), &out).expect("remove");
+        assert!(!out.join("a").exists());
+        assert!(out.join("b/Notes.md").exists());
+        assert!(out.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_folder_does_not_lead_a_removal_out() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let outside = temp.path().join("outside");
+        std::fs::create_dir_all(&outside).expect("mkdir");
+        std::fs::write(outside.join("Server.luau"), "precious").expect("write");
+        let out = temp.path().join("project/Net");
+        std::fs::create_dir_all(&out).expect("mkdir");
+        std::os::unix::fs::symlink(&outside, out.join("link")).expect("symlink");
+        let removal = remove_inside(&out.join("link/Server.luau"), &out).expect("remove");
+        assert!(matches!(removal, Removal::Outside(_)), "{removal:?}");
+        assert_eq!(std::fs::read(outside.join("Server.luau")).expect("read"), b"precious");
+    }
+}
