@@ -220,7 +220,14 @@ impl<'a> Printer<'a> {
         } else {
             Doc::line()
         };
-        let mut body = Doc::intersperse(units.into_iter().map(|unit| unit.doc), separator);
+        let mut parts = Vec::with_capacity(units.len() * 2);
+        for (index, unit) in units.into_iter().enumerate() {
+            if index > 0 {
+                parts.push(separator.clone());
+            }
+            parts.push(unit.doc);
+        }
+        let mut body = balanced(parts);
         if brackets.commas {
             body = body.append(Doc::text(",").flat_alt(Doc::nil()));
         }
@@ -324,21 +331,40 @@ impl<'a> Printer<'a> {
 /// Units one per line (the caller indents them), with a blank line where the source had
 /// one, commas after entries when the list has them, and trailing comments after those.
 fn join_units(units: Vec<Unit<'_>>, commas: bool) -> Doc<'_> {
-    let mut doc = Doc::nil();
+    let mut parts = Vec::with_capacity(units.len() * 2);
     for (index, unit) in units.into_iter().enumerate() {
         if index > 0 {
             if unit.blank_before {
-                doc = doc.append(Doc::hardline());
+                parts.push(Doc::hardline());
             }
-            doc = doc.append(Doc::hardline());
+            parts.push(Doc::hardline());
         }
-        doc = doc.append(unit.doc);
+        let mut doc = unit.doc;
         if unit.entry && commas {
             doc = doc.append(",");
         }
         for comment in unit.trailing {
             doc = doc.append(" ").append(comment.text);
         }
+        parts.push(doc);
     }
-    doc
+    balanced(parts)
+}
+
+/// The concatenation of `parts` as a balanced tree: a document's depth is what rendering
+/// and dropping it recurse through, so a schema of tens of thousands of declarations must
+/// give a tree about 16 deep, not one as deep as the file is long.
+fn balanced(mut parts: Vec<Doc<'_>>) -> Doc<'_> {
+    while parts.len() > 1 {
+        let mut pairs = Vec::with_capacity(parts.len().div_ceil(2));
+        let mut rest = parts.into_iter();
+        while let Some(left) = rest.next() {
+            pairs.push(match rest.next() {
+                Some(right) => left.append(right),
+                None => left,
+            });
+        }
+        parts = pairs;
+    }
+    parts.pop().unwrap_or_else(Doc::nil)
 }

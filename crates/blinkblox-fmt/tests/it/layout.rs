@@ -110,3 +110,24 @@ fn windows_line_endings_are_kept() {
         "-- a\r\n--[[ b\r\n c ]]\r\nstruct S {\r\n    a: u8,\r\n}\r\n"
     );
 }
+
+/// A long file is no deeper to print than a short one: tens of thousands of declarations
+/// (or fields) with trailing comments format on a thread with a small stack, where a
+/// document as deep as the file is long overflowed it.
+#[test]
+fn long_files_and_long_bodies_format_without_deep_recursion() {
+    let declarations: String = (0..40_000).map(|i| format!("type T{i} = u8 -- c{i}\n")).collect();
+    let fields: String = (0..40_000).map(|i| format!("    a{i}: u8, -- c{i}\n")).collect();
+    let body = format!("struct S {{\n{fields}}}\n");
+    let formatted = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || (format_source(&declarations), format_source(&body)))
+        .expect("thread")
+        .join()
+        .expect("formatting overflowed a 512 KiB stack");
+    let (declarations, body) = (formatted.0.expect("formats"), formatted.1.expect("formats"));
+    assert!(declarations.starts_with("type T0 = u8 -- c0\ntype T1 = u8 -- c1\n"));
+    assert_eq!(declarations.lines().count(), 40_000);
+    assert!(body.starts_with("struct S {\n    a0: u8, -- c0\n"));
+    assert_eq!(body.lines().count(), 40_002);
+}
