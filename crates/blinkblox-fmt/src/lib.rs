@@ -47,6 +47,10 @@ pub fn comments(text: &str) -> Vec<Comment> {
 /// The schema `text` in the canonical layout. A schema that does not lex or parse is left
 /// alone: its diagnostics say why.
 pub fn format_source(text: &str) -> Result<String, NotFormatted> {
+    // A UTF-8 byte-order mark is accepted as `check` and `compile` accept it, and kept.
+    if let Some(rest) = text.strip_prefix('\u{FEFF}') {
+        return format_source(rest).map(|formatted| format!("\u{FEFF}{formatted}"));
+    }
     let (comments, diagnostics) = comments::collect(text);
     if !diagnostics.is_empty() {
         return Err(NotFormatted { diagnostics });

@@ -9,10 +9,19 @@ pub enum Encoding {
     Utf16,
 }
 
-/// Where each line of a text starts.
+/// Bytes between two UTF-16 checkpoints: a column costs at most this much counting.
+const CHECKPOINT_BYTES: usize = 64;
+
+/// Where each line of a text starts, and how many UTF-16 code units come before every
+/// [`CHECKPOINT_BYTES`]-th byte: a UTF-16 column is counted from the checkpoint before it,
+/// not from the start of its line, so converting every token of a one-line file of a
+/// megabyte takes as long as of the same text on many lines.
 #[derive(Debug, Clone, Default)]
 pub struct LineIndex {
     starts: Vec<u32>,
+    /// `(byte offset, UTF-16 units before it)`, the offset the character boundary at or
+    /// before each multiple of [`CHECKPOINT_BYTES`].
+    checkpoints: Vec<(u32, u32)>,
 }
 
 impl LineIndex {
@@ -24,7 +33,23 @@ impl LineIndex {
                 .filter(|&(_, b)| b == b'\n')
                 .map(|(i, _)| i as u32 + 1),
         );
-        LineIndex { starts }
+        let mut checkpoints = Vec::with_capacity(text.len() / CHECKPOINT_BYTES + 1);
+        let (mut at, mut units) = (0usize, 0usize);
+        for block in 0..=text.len() / CHECKPOINT_BYTES {
+            let next = floor_boundary(text, block * CHECKPOINT_BYTES);
+            units += text[at..next].encode_utf16().count();
+            at = next;
+            checkpoints.push((at as u32, units as u32));
+        }
+        LineIndex { starts, checkpoints }
+    }
+
+    /// UTF-16 code units in `text[..offset]` (`offset` on a character boundary).
+    fn utf16_before(&self, text: &str, offset: usize) -> usize {
+        let block = (offset / CHECKPOINT_BYTES).min(self.checkpoints.len().saturating_sub(1));
+        let (at, units) = self.checkpoints.get(block).copied().unwrap_or((0, 0));
+        let at = (at as usize).min(offset);
+        units as usize + text[at..offset].encode_utf16().count()
     }
 
     pub fn line_count(&self) -> usize {
@@ -50,10 +75,9 @@ impl LineIndex {
         let offset = floor_boundary(text, offset as usize);
         let line = self.line_of(offset as u32);
         let start = (self.line_start(line) as usize).min(offset);
-        let prefix = &text[start..offset];
         let character = match encoding {
-            Encoding::Utf8 => prefix.len(),
-            Encoding::Utf16 => prefix.encode_utf16().count(),
+            Encoding::Utf8 => offset - start,
+            Encoding::Utf16 => self.utf16_before(text, offset) - self.utf16_before(text, start),
         };
         Position::new(line as u32, character as u32)
     }
@@ -105,6 +129,22 @@ pub fn floor_boundary(text: &str, offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_on_a_long_line_are_counted_from_a_checkpoint_and_agree_with_counting_the_line() {
+        let text: String = (0..2000)
+            .map(|i| if i % 7 == 0 { "é😀a" } else { "ab" })
+            .collect::<String>()
+            + "\nx😀";
+        let index = LineIndex::new(&text);
+        for offset in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
+            let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+            let expected = text[line_start..offset].encode_utf16().count() as u32;
+            let position = index.position(&text, offset as u32, Encoding::Utf16);
+            assert_eq!(position.character, expected, "at byte {offset}");
+            assert_eq!(index.offset(&text, position, Encoding::Utf16), offset as u32);
+        }
+    }
 
     #[test]
     fn utf16_and_utf8_columns_round_trip() {

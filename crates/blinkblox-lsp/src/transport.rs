@@ -14,6 +14,8 @@ use lsp_server::Message;
 
 /// Bodies larger than this are skipped unread rather than held in memory.
 const MAX_BODY_BYTES: usize = 256 * 1024 * 1024;
+/// Header lines longer than this are skipped to their end rather than held in memory.
+const MAX_HEADER_LINE_BYTES: usize = 8 * 1024;
 
 /// What the reader got.
 #[derive(Debug)]
@@ -84,8 +86,14 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
     let mut line = Vec::new();
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(None);
+        match read_header_line(input, &mut line)? {
+            // What was wrong with a last, unfinished header is still said.
+            HeaderLine::End => return Ok(problem.map(Frame::Bad)),
+            HeaderLine::TooLong => {
+                problem.get_or_insert_with(|| format!("a header line longer than {MAX_HEADER_LINE_BYTES} bytes"));
+                continue;
+            }
+            HeaderLine::Read => {}
         }
         let text = String::from_utf8_lossy(&line);
         let trimmed = text.trim_end_matches(['\r', '\n']);
@@ -123,6 +131,51 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
         Some(problem) => Frame::Bad(problem),
         None => Frame::Body(body),
     }))
+}
+
+enum HeaderLine {
+    Read,
+    /// Longer than [`MAX_HEADER_LINE_BYTES`]: skipped to its end (or the input's).
+    TooLong,
+    End,
+}
+
+/// One header line into `line` (with its newline), reading no more than
+/// [`MAX_HEADER_LINE_BYTES`] of it into memory.
+fn read_header_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<HeaderLine> {
+    let mut too_long = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if available.is_empty() {
+            return Ok(match (too_long, line.is_empty()) {
+                (true, _) => HeaderLine::TooLong,
+                (false, true) => HeaderLine::End,
+                (false, false) => HeaderLine::Read,
+            });
+        }
+        let (taken, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        if !too_long && line.len() + taken <= MAX_HEADER_LINE_BYTES {
+            line.extend_from_slice(&available[..taken]);
+        } else {
+            too_long = true;
+            line.clear();
+        }
+        input.consume(taken);
+        if done {
+            return Ok(if too_long {
+                HeaderLine::TooLong
+            } else {
+                HeaderLine::Read
+            });
+        }
+    }
 }
 
 fn shorten(text: &str) -> String {
@@ -172,6 +225,22 @@ mod tests {
         let got = frames(input.as_bytes());
         let kinds: Vec<bool> = got.iter().map(|i| matches!(i, Incoming::Message(_))).collect();
         assert_eq!(kinds, [false, false, false, true, false, true]);
+    }
+
+    #[test]
+    fn a_header_line_without_end_is_skipped_not_held() {
+        let mut input = "X".repeat(3 * MAX_HEADER_LINE_BYTES);
+        input.push_str("\r\n\r\n");
+        input.push_str(&framed(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+        let got = frames(input.as_bytes());
+        assert!(
+            matches!(&got[0], Incoming::Malformed(problem) if problem.contains("header line longer than 8192 bytes")),
+            "{got:?}"
+        );
+        assert!(matches!(&got[1], Incoming::Message(_)), "{got:?}");
+        // A line with no newline at all ends with the input, unread past the bound.
+        let got = frames("Y".repeat(3 * MAX_HEADER_LINE_BYTES).as_bytes());
+        assert!(matches!(&got[..], [Incoming::Malformed(_)]), "{got:?}");
     }
 
     #[test]

@@ -131,3 +131,10 @@ fn long_files_and_long_bodies_format_without_deep_recursion() {
     assert!(body.starts_with("struct S {\n    a0: u8, -- c0\n"));
     assert_eq!(body.lines().count(), 40_002);
 }
+
+/// A schema saved with a UTF-8 byte-order mark formats as `check` reads it, and keeps it.
+#[test]
+fn a_byte_order_mark_is_accepted_and_kept() {
+    let formatted = format("\u{FEFF}struct P{a:u8}\n");
+    assert_eq!(formatted, "\u{FEFF}struct P {\n    a: u8,\n}\n");
+}
