@@ -71,6 +71,18 @@ pub fn stale_temp_files(folder: &Path, recursive: bool) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Removes the stale temporary files [`stale_temp_files`] finds; each with what removing it
+/// came to.
+pub fn remove_stale_temp_files(folder: &Path, recursive: bool) -> Vec<(PathBuf, io::Result<()>)> {
+    stale_temp_files(folder, recursive)
+        .into_iter()
+        .map(|stale| {
+            let removed = std::fs::remove_file(&stale);
+            (stale, removed)
+        })
+        .collect()
+}
+
 /// Writes `contents` to `path` atomically, creating parent folders.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     write_atomic_with(path, contents, &no_hook)

@@ -74,6 +74,9 @@ pub fn run(args: FmtArgs, out: &Output) -> ExitCode {
             Outcome::Failed => failed += 1,
         }
     }
+    if !args.check {
+        clean_up_after_stopped_runs(&files, out);
+    }
     let schemas = plural(files.len(), "schema");
     if args.check && changed > 0 {
         out.error_text(
@@ -128,6 +131,33 @@ fn format_file(path: &Path, check: bool, out: &Output) -> Outcome {
         return Outcome::Failed;
     }
     Outcome::Changed
+}
+
+/// The temporary files a stopped `fmt` (or any other writer) left beside these schemas:
+/// they carry the id of a process that is gone, so nothing is still writing them.
+fn clean_up_after_stopped_runs(files: &[PathBuf], out: &Output) {
+    let mut folders: Vec<&Path> = files
+        .iter()
+        .map(|file| file.parent().unwrap_or(Path::new(".")))
+        .collect();
+    folders.sort();
+    folders.dedup();
+    for folder in folders {
+        let folder = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        for (stale, removed) in blinkblox_fs::write::remove_stale_temp_files(folder, false) {
+            match removed {
+                Ok(()) => out.detail(&format!(
+                    "  removed `{}`, a temporary file a stopped run left behind",
+                    display_name(&stale)
+                )),
+                Err(err) => out.warning(&format!("could not remove `{}`: {err}", display_name(&stale))),
+            }
+        }
+    }
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -117,6 +117,55 @@ fn fmt_keeps_what_it_does_not_own() {
     }
 }
 
+/// A `*.blink` link inside the folder is a schema like any other for `fmt --check .` and
+/// `check .`; one leading out of the folder is named, never skipped in silence.
+#[cfg(unix)]
+#[test]
+fn linked_schemas_are_followed_inside_the_folder_and_named_outside_it() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().join("game");
+    std::fs::create_dir_all(dir.join("shared")).unwrap();
+    std::fs::write(dir.join("shared/real.blink"), UNFORMATTED).unwrap();
+    std::os::unix::fs::symlink("shared/real.blink", dir.join("link.blink")).unwrap();
+    std::fs::write(temp.path().join("outside.blink"), FORMATTED).unwrap();
+    std::os::unix::fs::symlink(temp.path().join("outside.blink"), dir.join("away.blink")).unwrap();
+    let run = blinkblox(&dir).args(["fmt", "--check", "."]).assert().code(1);
+    assert_eq!(
+        stdout(&run).lines().collect::<Vec<_>>(),
+        ["link.blink", "shared/real.blink"]
+    );
+    let err = stderr(&run);
+    assert!(
+        err.contains("skipped `./away.blink`: a symbolic link leading out of `.`"),
+        "{err}"
+    );
+
+    std::fs::write(dir.join("shared/real.blink"), "event Broken {").unwrap();
+    let run = blinkblox(&dir).args(["check", "."]).assert().code(1);
+    let err = stderr(&run);
+    assert!(err.contains("link.blink"), "the linked schema is checked: {err}");
+}
+
+/// A `fmt` stopped between writing its temporary file and renaming it leaves the file
+/// behind; the next `fmt` of that folder removes it (its process is gone) and leaves the
+/// temporary file of a process still running.
+#[cfg(target_os = "linux")]
+#[test]
+fn fmt_removes_the_temporary_files_a_stopped_fmt_left() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path();
+    std::fs::write(dir.join("a.blink"), UNFORMATTED).unwrap();
+    // No process has this id (above Linux's pid_max); this test's process does run.
+    let stale = dir.join(".a.blink.blinkblox-99999999.tmp");
+    let live = dir.join(format!(".a.blink.blinkblox-{}.tmp", std::process::id()));
+    std::fs::write(&stale, "half").unwrap();
+    std::fs::write(&live, "being written").unwrap();
+    blinkblox(dir).args(["fmt", "-v", "a.blink"]).assert().code(0);
+    assert!(!stale.exists(), "the stopped run's file is removed");
+    assert!(live.exists(), "a running process's file is left");
+    assert_eq!(read(&dir.join("a.blink")), FORMATTED);
+}
+
 fn modules(path: &Path) -> Vec<(String, String)> {
     let outputs = Outputs::Modules(Targets {
         types: true,
