@@ -1,8 +1,12 @@
 //! Temporary files a sync that was stopped mid-write left in the output folder (or beside the
-//! lockfile): `--locked` names them; a sync removes them and says so.
+//! lockfile): `--locked` names them; a sync removes them and says so. A sync stages its new
+//! lockfile before it renames any module into place, so the lockfile a stopped sync left
+//! staged says which modules that sync had written.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use crate::lockfile::{LOCKFILE_NAME, Lockfile};
 use crate::project::Project;
 use crate::{ProjectError, writer};
 
@@ -32,4 +36,23 @@ pub(crate) fn remove_stale(project: &Project, stale: &[PathBuf]) -> Result<Vec<S
         ));
     }
     Ok(removed)
+}
+
+/// The outputs (path → hash) the staged lockfiles among `stale` record: what a stopped sync
+/// had written, or was about to. A staged lockfile that does not parse records nothing.
+pub(crate) fn interrupted_outputs(stale: &[PathBuf]) -> BTreeMap<String, String> {
+    let staged_lock = format!(".{LOCKFILE_NAME}.blinkblox-");
+    stale
+        .iter()
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with(&staged_lock))
+        })
+        .filter_map(|path| Lockfile::read(path).ok().flatten())
+        .flat_map(|lock| {
+            lock.outputs()
+                .map(|output| (output.path.clone(), output.sha256.clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }

@@ -35,9 +35,13 @@ pub struct Plan {
 /// Compares the generated files with the disk and the previous lockfile. A file at an
 /// output path that the previous lockfile does not record (and whose content differs) is a
 /// foreign file: an error, never an overwrite.
+/// `interrupted` holds the outputs a sync that was stopped before its lockfile was in
+/// place had written (path → hash, from the lockfile it left staged): a file that matches it
+/// is sync's own, neither edited by hand nor foreign.
 pub fn plan(
     project: &Project,
     previous: Option<&Lockfile>,
+    interrupted: &BTreeMap<String, String>,
     lock: &Lockfile,
     files: Vec<OutputFile>,
 ) -> Result<Plan, ProjectError> {
@@ -70,6 +74,7 @@ pub fn plan(
         } else {
             lockfile::file_hash(&file.path)
         };
+        let by_interrupted_run = |disk: &str| interrupted.get(rel.as_str()).is_some_and(|hash| hash == disk);
         match (on_disk, recorded.get(rel.as_str())) {
             (None, _) => {
                 plan.missing.push(rel);
@@ -78,6 +83,12 @@ pub fn plan(
             (Some(disk), _) if disk == wanted => {
                 plan.unchanged += 1;
                 plan.left.push(rel);
+            }
+            (Some(disk), _) if by_interrupted_run(&disk) => {
+                plan.warnings.push(format!(
+                    "`{rel}` was written by an earlier sync that was stopped before it finished; sync replaced it"
+                ));
+                plan.writes.push(file);
             }
             (Some(disk), Some(&recorded_hash)) => {
                 if disk != recorded_hash {

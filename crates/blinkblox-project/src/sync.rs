@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::leftovers::{remove_stale, stale_problems, stale_temp_files};
+use crate::leftovers::{interrupted_outputs, remove_stale, stale_problems, stale_temp_files};
 use crate::lockfile::{self, FileHash, LockedPackage, LockedSchema, Lockfile};
 use crate::manifest::Manifest;
 use crate::plan::{OutputFile, locked_problems, plan};
@@ -103,6 +103,7 @@ fn sync(
     let lock_path = project.lockfile_path();
     let previous = Lockfile::read(&lock_path)?;
     let stale = stale_temp_files(&project);
+    let interrupted = interrupted_outputs(&stale);
     let check_only = flags.locked || flags.frozen;
     let leftovers = if check_only {
         Vec::new()
@@ -163,7 +164,7 @@ fn sync(
     }
 
     let (lock, files) = build_lockfile(&project, compiled)?;
-    let plan = plan(&project, previous.as_ref(), &lock, files)?;
+    let plan = plan(&project, previous.as_ref(), &interrupted, &lock, files)?;
     let lock_text = lock.render();
     // A CRLF checkout of the same lockfile is the same lockfile.
     let old_lock_text = std::fs::read_to_string(&lock_path)
@@ -202,13 +203,19 @@ fn sync(
             "[output] allow_outside_project",
         )?;
     }
-    let files: Vec<(&Path, &[u8])> = plan
+    let mut files: Vec<(&Path, &[u8])> = plan
         .writes
         .iter()
         .map(|write| (write.path.as_path(), write.contents.as_bytes()))
         .collect();
-    writer::stage(&files)
-        .and_then(|staged| writer::commit_all(staged, before_rename, |path| outcome.written.push(project.rel(path))))
+    // The new lockfile is staged with the modules, before any is renamed into place, and
+    // renamed last: a sync stopped in between leaves it staged, saying which modules it wrote.
+    if lock_changes {
+        files.push((lock_path.as_path(), lock_text.as_bytes()));
+    }
+    let mut staged = writer::stage(&files).map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
+    let staged_lock = if lock_changes { staged.pop() } else { None };
+    writer::commit_all(staged, before_rename, |path| outcome.written.push(project.rel(path)))
         .map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
     for (removal, stop) in &plan.removals {
         match writer::remove_output(removal, stop).map_err(|err| ProjectError::io("remove", removal, &err))? {
@@ -220,9 +227,9 @@ fn sync(
             )),
         }
     }
-    if lock_changes {
-        writer::write_atomic_with(&lock_path, lock_text.as_bytes(), before_rename)
-            .map_err(|err| ProjectError::io("write", &lock_path, &err))?;
+    if let Some(staged_lock) = staged_lock {
+        writer::commit_all(vec![staged_lock], before_rename, |_| {})
+            .map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
         outcome.lockfile_written = true;
     }
     Ok(outcome)
@@ -524,5 +531,68 @@ mod tests {
         assert_eq!(outcome.written, vec!["src/shared/Net/chat/Client.luau".to_string()]);
         assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
         assert!(std::fs::read_to_string(&client).expect("read").contains("Whisper"));
+    }
+
+    /// A sync stopped after its modules were renamed into place but before its lockfile was
+    /// leaves that lockfile staged under a temporary name. The next sync (of a schema changed
+    /// again) reads it: the modules it finds are that sync's, not edited by hand.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn modules_of_a_sync_stopped_before_its_lockfile_are_not_taken_for_hand_edits() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let dir = temp.path().join("basic");
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/basic"),
+            &dir,
+        );
+        let load = || Manifest::load(&dir.join("blinkblox.toml")).expect("manifest");
+        run(load(), SyncFlags::default()).result.expect("first sync");
+        let schema = dir.join("net/chat.blink");
+        let add = |name: &str| {
+            let text = std::fs::read_to_string(&schema).expect("read")
+                + &format!(
+                    "\nevent {name} {{\n    From: Client,\n    Type: Reliable,\n    Call: ManyAsync,\n    Data: string,\n}}\n"
+                );
+            std::fs::write(&schema, text).expect("edit");
+        };
+        add("Whisper");
+        // The process is stopped as the lockfile is about to be renamed: the staged lockfile
+        // stays, under the name of a process that is gone.
+        let left = dir.join(".blinkblox.lock.blinkblox-99999999.tmp");
+        let stop_at_lockfile = |staged: &Path| {
+            if staged
+                .file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with(".blinkblox.lock."))
+            {
+                std::fs::copy(staged, &left).expect("keep the staged lockfile");
+                return Err(std::io::Error::other("stopped"));
+            }
+            Ok(())
+        };
+        assert!(
+            run_with(load(), SyncFlags::default(), &stop_at_lockfile)
+                .result
+                .is_err()
+        );
+        add("Shout");
+        let outcome = run(load(), SyncFlags::default()).result.expect("next sync");
+        let warnings = outcome.warnings.join("\n");
+        assert!(!warnings.contains("edited by hand"), "{warnings}");
+        assert!(
+            warnings.contains(
+                "`src/shared/Net/chat/Server.luau` was written by an earlier sync that was stopped before it finished"
+            ),
+            "{warnings}"
+        );
+        assert!(!left.exists(), "the staged lockfile is removed");
+        run(
+            load(),
+            SyncFlags {
+                locked: true,
+                frozen: false,
+            },
+        )
+        .result
+        .expect("up to date");
     }
 }
