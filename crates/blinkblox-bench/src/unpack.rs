@@ -241,7 +241,19 @@ fn unpack_tar_gz(archive: &Path, sink: &mut Sink<'_>) -> Result<(), BenchError> 
     if let Some(size) = gzip_declared_size(archive)
         && size > MAX_UNPACKED_BYTES
     {
-        return Err(too_large(sink.url, &format!("it says it unpacks to {size} bytes")));
+        // The trailer of a file cut short is whatever bytes ended up last: decompressing
+        // (up to the cap, writing nothing) tells a damaged file from a real bomb.
+        return Err(match unpacked_past_cap(archive) {
+            Err(err) => BenchError::new(format!(
+                "the tarball from {} is damaged (cut short, or not gzip): {err}",
+                sink.url
+            )),
+            Ok(true) => too_large(sink.url, &format!("it says it unpacks to {size} bytes")),
+            Ok(false) => BenchError::new(format!(
+                "the tarball from {} is damaged: its trailer says it unpacks to {size} bytes, but it holds fewer",
+                sink.url
+            )),
+        });
     }
     let file = File::open(archive).map_err(|err| BenchError::io("read", archive, &err))?;
     let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(file));
@@ -269,6 +281,15 @@ fn unpack_tar_gz(archive: &Path, sink: &mut Sink<'_>) -> Result<(), BenchError> 
         }
     }
     Ok(())
+}
+
+/// Whether the gzip file unpacks to more than [`MAX_UNPACKED_BYTES`], reading no more than
+/// that; an error when the stream is damaged or ends early.
+fn unpacked_past_cap(archive: &Path) -> std::io::Result<bool> {
+    let file = File::open(archive)?;
+    let mut capped = flate2::read::GzDecoder::new(file).take(MAX_UNPACKED_BYTES + 1);
+    let unpacked = std::io::copy(&mut capped, &mut std::io::sink())?;
+    Ok(unpacked > MAX_UNPACKED_BYTES)
 }
 
 /// The unpacked size a gzip file's trailer records (its last four bytes, little-endian).

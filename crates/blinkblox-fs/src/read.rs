@@ -59,6 +59,56 @@ pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// Where text stops being UTF-8: 1-based line and column (in characters), the byte and its
+/// offset, for a message that points at it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotUtf8 {
+    pub line: usize,
+    pub column: usize,
+    pub byte: u8,
+    pub offset: usize,
+}
+
+impl std::fmt::Display for NotUtf8 {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let NotUtf8 {
+            line,
+            column,
+            byte,
+            offset,
+        } = self;
+        write!(
+            formatter,
+            "{line}:{column}: not UTF-8 (byte 0x{byte:02X} at offset {offset})"
+        )
+    }
+}
+
+/// `bytes` as text, a leading UTF-8 byte-order mark dropped; or where it is not UTF-8.
+pub fn decode_text(bytes: Vec<u8>) -> Result<String, NotUtf8> {
+    let start = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    match String::from_utf8(bytes) {
+        Ok(mut text) => {
+            text.drain(..start);
+            Ok(text)
+        }
+        Err(err) => {
+            let bytes = err.as_bytes();
+            let offset = err.utf8_error().valid_up_to();
+            let valid = &bytes[start..offset];
+            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+            let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1);
+            let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
+            Err(NotUtf8 {
+                line,
+                column,
+                byte: bytes[offset],
+                offset,
+            })
+        }
+    }
+}
+
 /// Opens `path` for reading; on Unix without waiting, so that a pipe with no writer opens at
 /// once (and is then refused by its type) instead of blocking the command.
 fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
@@ -109,6 +159,13 @@ mod tests {
             read_file(dir.path(), 100),
             Err(ReadError::NotAFile("a folder"))
         ));
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_located() {
+        assert_eq!(decode_text(b"\xEF\xBB\xBFok".to_vec()), Ok("ok".to_string()));
+        let err = decode_text(b"line one\nab\xC3\xA9c\xFF".to_vec()).unwrap_err();
+        assert_eq!(err.to_string(), "2:5: not UTF-8 (byte 0xFF at offset 14)");
     }
 
     #[cfg(target_os = "linux")]

@@ -65,23 +65,9 @@ impl ProjectError {
 /// the file, the line and column, and the byte.
 pub fn read_text(path: &std::path::Path) -> std::io::Result<Result<String, ProjectError>> {
     let bytes = read_project_file(path)?;
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    Ok(match std::str::from_utf8(bytes) {
-        Ok(text) => Ok(text.to_string()),
-        Err(err) => {
-            let valid = &bytes[..err.valid_up_to()];
-            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
-            let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1);
-            let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
-            Err(ProjectError::new(format!(
-                "`{}`:{line}:{column}: not UTF-8 (byte {} at offset {})",
-                path.display(),
-                format_args!("0x{:02X}", bytes[err.valid_up_to()]),
-                err.valid_up_to()
-            ))
-            .with_help("save the file as UTF-8"))
-        }
-    })
+    Ok(blinkblox_fs::read::decode_text(bytes).map_err(|not_utf8| {
+        ProjectError::new(format!("`{}`:{not_utf8}", path.display())).with_help("save the file as UTF-8")
+    }))
 }
 
 impl fmt::Display for ProjectError {

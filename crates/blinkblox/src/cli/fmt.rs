@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use blinkblox_fs::read::read_file;
+use blinkblox_fs::read::{decode_text, read_file};
 use blinkblox_project::writer;
 use blinkblox_schema::loader::{MAX_FILE_BYTES, display_name};
 use blinkblox_schema::source::{SourceFile, SourceMap};
@@ -97,9 +97,10 @@ fn format_file(path: &Path, check: bool, out: &Output) -> Outcome {
     let text = match read_file(path, MAX_FILE_BYTES) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
-            Err(_) => {
+            Err(err) => {
+                let place = decode_text(err.into_bytes()).err().map(|located| located.to_string());
                 out.error_text(
-                    &format!("`{name}` is not valid UTF-8"),
+                    &format!("`{name}`:{}", place.unwrap_or_else(|| " not UTF-8".to_string())),
                     Some("save the schema as UTF-8 text"),
                 );
                 return Outcome::Failed;

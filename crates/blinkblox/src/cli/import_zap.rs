@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use crate::cli::exit::{EXIT_USAGE, EXIT_USER_ERROR};
 use crate::cli::output::Output;
 use blinkblox_codegen::{Outputs, Source, compile};
-use blinkblox_fs::read::read_file;
+use blinkblox_fs::read::{decode_text, read_file};
 use blinkblox_project::{paths, writer};
 use blinkblox_schema::CheckSettings;
 use blinkblox_schema::loader::MAX_FILE_BYTES;
@@ -63,11 +63,11 @@ pub fn run(args: ImportZapArgs, out: &Output) -> ExitCode {
             return ExitCode::from(EXIT_USER_ERROR);
         }
     }
-    let text = match read_file(&args.file, MAX_FILE_BYTES).map(String::from_utf8) {
+    let text = match read_file(&args.file, MAX_FILE_BYTES).map(decode_text) {
         Ok(Ok(text)) => text,
-        Ok(Err(_)) => {
+        Ok(Err(not_utf8)) => {
             out.error_text(
-                &format!("`{}` is not UTF-8 text", args.file.display()),
+                &format!("`{}`:{not_utf8}", args.file.display()),
                 Some("save the zap file as UTF-8"),
             );
             return ExitCode::from(EXIT_USER_ERROR);

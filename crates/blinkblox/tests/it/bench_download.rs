@@ -652,6 +652,30 @@ fn an_archive_that_unpacks_past_the_cap_is_refused_before_it_is_written() {
     assert_nothing_half_written(&bench);
 }
 
+/// A tarball cut short ends in whatever bytes were last: when they read as a size past the
+/// cap, the download is still called damaged, not a bomb.
+#[test]
+fn a_tarball_cut_short_is_damaged_not_too_large() {
+    let (upstream, temp, bench) = standard();
+    let noise: Vec<u8> = (0..200_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let whole = tar_gz_of("Suphi-Packet-1.7", &[("src/init.luau".to_string(), noise)]);
+    let cut = (whole.len() / 2..whole.len() - 8)
+        .find(|&end| u32::from_le_bytes(whole[end - 4..end].try_into().expect("4 bytes")) > 64 * 1024 * 1024)
+        .expect("a cut whose last bytes read as a large size");
+    upstream
+        .server
+        .route(PACKET_ARCHIVE, Reply::bytes(whole[..cut].to_vec()));
+    let output = bench_cmd(temp.path(), &upstream, &["--download", "--tools", "packet"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("is damaged (cut short, or not gzip)"), "{err}");
+    assert!(!err.contains("it says it unpacks to"), "{err}");
+    assert!(!bench.join("tools/packet").exists());
+    assert_nothing_half_written(&bench);
+}
+
 #[test]
 fn a_download_leaves_another_runs_staging_alone_and_waits_its_turn() {
     let (upstream, temp, bench) = standard();

@@ -193,7 +193,12 @@ fn usage_errors() {
         stderr(&assert)
     );
 
-    std::fs::write(dir.path().join("bad.zap"), [0xff, 0xfe, 0x00]).expect("write");
+    // A file that is not UTF-8 is located, as `check` locates it in a schema.
+    std::fs::write(dir.path().join("bad.zap"), b"event E = {\n  ty\xFFpe = Reliable,\n}").expect("write");
     let assert = blinkblox(dir.path()).args(["import-zap", "bad.zap"]).assert().code(1);
-    assert!(stderr(&assert).contains("is not UTF-8"));
+    assert!(
+        stderr(&assert).contains("`bad.zap`:2:5: not UTF-8 (byte 0xFF at offset 16)"),
+        "{}",
+        stderr(&assert)
+    );
 }
