@@ -8,9 +8,8 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use blinkblox_project::ProjectError;
-use blinkblox_project::compile::settings_for;
-use blinkblox_project::manifest::{MANIFEST_NAME, Manifest};
-use blinkblox_project::schemas::{SchemaEntry, discover};
+use blinkblox_project::manifest::Manifest;
+use blinkblox_project::project_schemas::ProjectSchemas;
 use blinkblox_schema::CheckSettings;
 use blinkblox_schema::loader::normalize;
 
@@ -20,38 +19,30 @@ pub struct Project {
     pub manifest_path: PathBuf,
     /// The manifest's text as read (for placing its errors).
     pub text: String,
-    pub loaded: Result<(Manifest, Vec<SchemaEntry>), ProjectError>,
+    /// Its schemas as `sync` and `check` see them.
+    pub loaded: Result<ProjectSchemas, ProjectError>,
 }
 
 impl Project {
     fn load(manifest_path: &Path) -> Project {
-        let text = std::fs::read_to_string(manifest_path).unwrap_or_default();
-        let loaded = Manifest::load(manifest_path).and_then(|manifest| {
-            let schemas = discover(&manifest.root, &manifest.schemas)?.schemas;
-            Ok((manifest, schemas))
-        });
+        let text = blinkblox_project::read_text(manifest_path)
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default();
+        let names_from = manifest_path.parent().unwrap_or(Path::new(""));
         Project {
             manifest_path: manifest_path.to_path_buf(),
             text,
-            loaded,
+            loaded: ProjectSchemas::load(manifest_path, names_from),
         }
     }
 
     /// The settings `sync` compiles the schema at `path` with.
     pub fn settings_for(&self, path: &Path) -> CheckSettings {
-        let Ok((manifest, schemas)) = &self.loaded else {
-            return CheckSettings::default();
-        };
-        let out_rel = schemas
-            .iter()
-            .find(|entry| normalize(&entry.path) == path)
-            .map(|entry| entry.out_rel.clone())
-            .unwrap_or_else(|| {
-                path.file_stem()
-                    .map(|stem| stem.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            });
-        settings_for(manifest, MANIFEST_NAME, &out_rel)
+        match &self.loaded {
+            Ok(schemas) => schemas.settings_for(path),
+            Err(_) => CheckSettings::default(),
+        }
     }
 
     pub fn problem(&self) -> Option<&ProjectError> {
@@ -61,7 +52,7 @@ impl Project {
     /// Every schema the manifest lists.
     pub fn schema_paths(&self) -> Vec<PathBuf> {
         match &self.loaded {
-            Ok((_, schemas)) => schemas.iter().map(|entry| normalize(&entry.path)).collect(),
+            Ok(schemas) => schemas.paths(),
             Err(_) => Vec::new(),
         }
     }

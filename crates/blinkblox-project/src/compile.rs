@@ -2,7 +2,7 @@
 //! option defaults, and the options in effect as the lockfile records them.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use blinkblox_codegen::{Compiled, Outputs, Source, compile};
 use blinkblox_schema::model::{Casing, Options};
@@ -11,7 +11,7 @@ use blinkblox_schema::{CheckSettings, OptionDefault, OptionValue};
 
 use crate::ProjectError;
 use crate::manifest::{Manifest, OptionValue as ManifestValue, line_of};
-use crate::paths;
+use crate::project_schemas::ProjectSchemas;
 
 /// The `RemoteScope` sync gives a schema that does not choose one: its folder under the
 /// output, so two schemas never share remotes (Blink errors at run time when they do).
@@ -155,41 +155,9 @@ pub fn effective_options(options: &Options) -> BTreeMap<String, toml::Value> {
 }
 
 /// What `blinkblox check` without arguments checks when a `blinkblox.toml` is found from
-/// its folder (walking up): the schemas the manifest lists, each checked as sync checks it.
-pub struct ManifestSchemas {
-    /// The manifest as messages name it (relative to the folder check runs in).
-    pub manifest_name: String,
-    manifest: Manifest,
-    /// Each schema and its folder under the output (which gives its default `RemoteScope`).
-    pub schemas: Vec<(PathBuf, String)>,
-    /// Patterns of the manifest that matched nothing.
-    pub warnings: Vec<String>,
-}
-
-impl ManifestSchemas {
-    /// Checks one of `schemas` exactly as sync does (`compile_schema`): a bad option default
-    /// is an error at its line of the manifest.
-    pub fn check(&self, path: &Path, out_rel: &str) -> Result<Compiled, ProjectError> {
-        compile_schema(path, &self.manifest, &self.manifest_name, out_rel, Outputs::Check)
-    }
-}
-
-/// The manifest's schemas for `blinkblox check`; `None` when there is no manifest.
-pub fn manifest_schemas(cwd: &Path) -> Option<Result<ManifestSchemas, ProjectError>> {
+/// its folder (walking up): the schemas the manifest lists, each checked as sync checks it;
+/// `None` when there is no manifest.
+pub fn manifest_schemas(cwd: &Path) -> Option<Result<ProjectSchemas, ProjectError>> {
     let manifest_path = Manifest::find(cwd)?;
-    Some(Manifest::load(&manifest_path).and_then(|manifest| {
-        let discovery = crate::schemas::discover(&manifest.root, &manifest.schemas)?;
-        let manifest_name = paths::display_relative(&manifest.path, cwd);
-        discovery.require_schemas(&manifest.schemas, &manifest_name)?;
-        Ok(ManifestSchemas {
-            warnings: discovery.warnings(&manifest_name),
-            manifest_name,
-            schemas: discovery
-                .schemas
-                .into_iter()
-                .map(|entry| (entry.path, entry.out_rel))
-                .collect(),
-            manifest,
-        })
-    }))
+    Some(ProjectSchemas::load(&manifest_path, cwd))
 }

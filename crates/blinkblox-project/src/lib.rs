@@ -11,6 +11,7 @@ pub mod package;
 pub mod paths;
 pub mod plan;
 pub mod project;
+pub mod project_schemas;
 pub mod rojo;
 pub mod schema_rules;
 pub mod schemas;

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use crate::lockfile::{self, FileHash};
 use crate::manifest::{Manifest, OutputLocation};
+use crate::project_schemas::ProjectSchemas;
 use crate::rojo::{self, RojoProject};
-use crate::schemas::{self, SchemaEntry};
+use crate::schemas::SchemaEntry;
 use crate::{ProjectError, paths, writer};
 
 /// The project as the manifest describes it, resolved against the disk.
@@ -101,10 +102,10 @@ impl Project {
                 Some(instance) => warnings.extend(unreachable_by_clients(&instance)),
             }
         }
-        let discovery = schemas::discover(&root, &manifest.schemas)?;
-        discovery.require_schemas(&manifest.schemas, &manifest_name)?;
-        warnings.extend(discovery.warnings(&manifest_name));
-        let schemas = discovery.schemas;
+        // The same schemas, with the same folders, that `check` and the editor see.
+        let discovered = ProjectSchemas::discover(manifest, manifest_name)?;
+        warnings.extend(discovered.warnings);
+        let (manifest, schemas) = (discovered.manifest, discovered.schemas);
         if let Some(project) = &rojo
             && let Some(pattern) = project.ignored_by(&output_dir)
         {

@@ -45,7 +45,7 @@ pub fn run(args: CheckArgs, out: &Output) -> ExitCode {
             for warning in &listed.warnings {
                 out.warning(warning);
             }
-            files.extend(listed.schemas.iter().map(|(path, _)| path.clone()));
+            files.extend(listed.schemas.iter().map(|entry| entry.path.clone()));
             Some(listed)
         }
         Some(Err(err)) => {
@@ -82,8 +82,8 @@ pub fn run(args: CheckArgs, out: &Output) -> ExitCode {
     // A file imported by several schemas is checked with each; report its problems once.
     let mut reported: HashSet<(String, u32, &'static str, String)> = HashSet::new();
     for (index, file) in files.iter().enumerate() {
-        let compiled = match manifest.as_ref().and_then(|m| Some((m, m.schemas.get(index)?))) {
-            Some((manifest, (path, out_rel))) => match manifest.check(path, out_rel) {
+        let compiled = match manifest.as_ref().filter(|listed| index < listed.schemas.len()) {
+            Some(listed) => match listed.compile(file, Outputs::Check) {
                 Ok(compiled) => compiled,
                 // A bad option default: the same for every schema, so said once.
                 Err(err) => {
