@@ -71,6 +71,38 @@ pub fn stale_temp_files(folder: &Path, recursive: bool) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Replaces the folder `folder` whole with `files` (`(path under the folder, contents)`):
+/// they are written into a staging folder beside it, which is renamed into place once
+/// complete, so the folder is never half-written. Whoever calls this has checked that what
+/// the folder holds is theirs to replace; a staging folder left by this process is replaced.
+pub fn replace_folder<P: AsRef<Path>, C: AsRef<[u8]>>(
+    folder: &Path,
+    files: impl IntoIterator<Item = (P, C)>,
+) -> Result<(), (PathBuf, io::Error)> {
+    let staging = temp_path_for(folder);
+    let result = (|| {
+        if staging.exists() {
+            std::fs::remove_dir_all(&staging).map_err(|err| (staging.clone(), err))?;
+        }
+        for (rel, contents) in files {
+            let path = staging.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|err| (parent.to_path_buf(), err))?;
+            }
+            std::fs::write(&path, contents.as_ref()).map_err(|err| (path.clone(), err))?;
+        }
+        // A link in the folder's place is removed itself, never what it leads to.
+        if std::fs::symlink_metadata(folder).is_ok() {
+            std::fs::remove_dir_all(folder).map_err(|err| (folder.to_path_buf(), err))?;
+        }
+        std::fs::rename(&staging, folder).map_err(|err| (folder.to_path_buf(), err))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    result
+}
+
 /// Removes the stale temporary files [`stale_temp_files`] finds; each with what removing it
 /// came to.
 pub fn remove_stale_temp_files(folder: &Path, recursive: bool) -> Vec<(PathBuf, io::Result<()>)> {

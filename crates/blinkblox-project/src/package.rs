@@ -281,34 +281,10 @@ fn check_folder(folder: &Path, manager: Manager) -> Result<(), ProjectError> {
     Ok(())
 }
 
-/// Replaces the package folder with `files` (after `check_folder`): staged next to it,
-/// then renamed in, so the folder is never half-written.
+/// Replaces the package folder with `files` (after `check_folder`), never half-written
+/// (`blinkblox_fs::write::replace_folder`).
 fn write_folder(folder: &Path, files: &PackageFiles) -> Result<(), ProjectError> {
-    let name = folder
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let staging = folder.with_file_name(format!(".{name}.blinkblox-{}.tmp", std::process::id()));
-    let result = (|| -> Result<(), ProjectError> {
-        if staging.exists() {
-            std::fs::remove_dir_all(&staging).map_err(|err| ProjectError::io("remove", &staging, &err))?;
-        }
-        for (rel, contents) in files {
-            let path = staging.join(rel);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|err| ProjectError::io("create", parent, &err))?;
-            }
-            std::fs::write(&path, contents).map_err(|err| ProjectError::io("write", &path, &err))?;
-        }
-        if folder.exists() {
-            std::fs::remove_dir_all(folder).map_err(|err| ProjectError::io("remove", folder, &err))?;
-        }
-        std::fs::rename(&staging, folder).map_err(|err| ProjectError::io("rename into", folder, &err))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    result
+    blinkblox_fs::write::replace_folder(folder, files).map_err(|(path, err)| ProjectError::io("write", &path, &err))
 }
 
 /// Whether `rel` is one of a package folder's own files: `wally.toml`,
