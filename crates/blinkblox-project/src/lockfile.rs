@@ -149,9 +149,15 @@ fn find_cr(bytes: &[u8]) -> Option<usize> {
     bytes[start..].iter().position(|&b| b == b'\r').map(|at| start + at)
 }
 
-/// Hash of a file on disk; `None` when it cannot be read (missing).
+/// The most a file sync hashes may be (a generated module of thousands of declarations is
+/// a few megabytes).
+const MAX_HASHED_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// Hash of a file on disk; `None` when it cannot be read (missing, or not a regular file).
 pub fn file_hash(path: &Path) -> Option<String> {
-    std::fs::read(path).ok().map(|bytes| content_hash(&bytes))
+    blinkblox_fs::read::read_file(path, MAX_HASHED_BYTES)
+        .ok()
+        .map(|bytes| content_hash(&bytes))
 }
 
 impl Lockfile {

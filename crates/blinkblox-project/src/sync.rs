@@ -167,8 +167,9 @@ fn sync(
     let plan = plan(&project, previous.as_ref(), &interrupted, &lock, files)?;
     let lock_text = lock.render();
     // A CRLF checkout of the same lockfile is the same lockfile.
-    let old_lock_text = std::fs::read_to_string(&lock_path)
+    let old_lock_text = crate::read_text(&lock_path)
         .ok()
+        .and_then(Result::ok)
         .map(|text| text.replace("\r\n", "\n"));
     let lock_changes = old_lock_text.as_deref() != Some(lock_text.as_str());
 
