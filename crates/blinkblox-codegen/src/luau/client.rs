@@ -8,7 +8,7 @@ use super::markers::{describe, marker};
 use super::module::ModuleGen;
 use super::naming::string_literal;
 use super::payload::{payload_params, typed_params};
-use super::remotes::{emit_scope_guard, remote_names};
+use super::remotes::{emit_scope_guard, remote_names, server_broadcasts};
 use super::runtime::CLIENT;
 use super::streams::emit_streams;
 use super::types::payload_types;
@@ -278,9 +278,14 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, receives: (bool, bool)) {
         string_literal(&unreliable)
     ));
     // A channel nothing arrives on is not listened to.
-    if receives.0 {
+    if receives.0 && server_broadcasts(schema) {
         b.open("Reliable.OnClientEvent:Connect(@native function(Packet: unknown, Instances: unknown, Extra: unknown)");
         b.line("ReceiveFromServer(DecodeReliable, Packet, Instances, Extra)");
+        b.close("end)");
+    } else if receives.0 {
+        // No broadcasts to interleave: every reliable packet is the player's own.
+        b.open("Reliable.OnClientEvent:Connect(@native function(Packet: unknown, Instances: unknown)");
+        b.line("ReceivePacket(DecodeReliable, nil, Packet, Instances)");
         b.close("end)");
     }
     if receives.1 {

@@ -1,8 +1,25 @@
-//! The two remotes a Server and Client module share, by name, and the guard against two
-//! modules of one remote scope in one VM.
+//! The two remotes a Server and Client module share, by name, the guard against two
+//! modules of one remote scope in one VM, and whether the reliable remote carries
+//! broadcasts.
+
+use blinkblox_schema::model::{Reliability, Schema, Side};
 
 use super::builder::CodeBuilder;
 use super::naming::string_literal;
+
+/// Whether the server writes broadcast records (reliable `FireAll`, reliable server
+/// streams): only then does it send a broadcast packet and per-player markers, and only
+/// then does the Client need the code that interleaves them with a player's own packet.
+pub fn server_broadcasts(schema: &Schema) -> bool {
+    schema
+        .events
+        .iter()
+        .any(|event| event.from == Side::Server && event.reliability == Reliability::Reliable)
+        || schema
+            .streams
+            .iter()
+            .any(|stream| stream.from == Side::Server && stream.reliability == Reliability::Reliable)
+}
 
 /// Remote names as Blink 0.18 names them: `[<Scope>_]BLINK_(UN)RELIABLE_REMOTE`.
 pub fn remote_names(scope: &str) -> (String, String) {
