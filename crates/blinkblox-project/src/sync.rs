@@ -463,16 +463,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_failed_rename_leaves_the_previous_outputs_and_lockfile_intact() {
+    /// A copy of the `basic` fixture project, synced once.
+    fn synced_basic_project() -> (tempfile::TempDir, PathBuf) {
         let temp = tempfile::tempdir().expect("tempdir");
         let dir = temp.path().join("basic");
         copy_dir(
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/basic"),
             &dir,
         );
+        let manifest = Manifest::load(&dir.join("blinkblox.toml")).expect("manifest");
+        run(manifest, SyncFlags::default()).result.expect("first sync");
+        (temp, dir)
+    }
+
+    #[test]
+    fn a_failed_rename_leaves_the_previous_outputs_and_lockfile_intact() {
+        let (_temp, dir) = synced_basic_project();
         let load = || Manifest::load(&dir.join("blinkblox.toml")).expect("manifest");
-        run(load(), SyncFlags::default()).result.expect("first sync");
         let server = dir.join("src/shared/Net/chat/Server.luau");
         let client = dir.join("src/shared/Net/chat/Client.luau");
         let old_client = std::fs::read_to_string(&client).expect("read");
@@ -540,14 +547,8 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn modules_of_a_sync_stopped_before_its_lockfile_are_not_taken_for_hand_edits() {
-        let temp = tempfile::tempdir().expect("tempdir");
-        let dir = temp.path().join("basic");
-        copy_dir(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/projects/basic"),
-            &dir,
-        );
+        let (_temp, dir) = synced_basic_project();
         let load = || Manifest::load(&dir.join("blinkblox.toml")).expect("manifest");
-        run(load(), SyncFlags::default()).result.expect("first sync");
         let schema = dir.join("net/chat.blink");
         let add = |name: &str| {
             let text = std::fs::read_to_string(&schema).expect("read")
