@@ -48,9 +48,14 @@ pub fn comments(text: &str) -> Vec<Comment> {
 /// alone: its diagnostics say why.
 pub fn format_source(text: &str) -> Result<String, NotFormatted> {
     // A UTF-8 byte-order mark is accepted as `check` and `compile` accept it, and kept.
-    if let Some(rest) = text.strip_prefix('\u{FEFF}') {
-        return format_source(rest).map(|formatted| format!("\u{FEFF}{formatted}"));
+    match text.strip_prefix('\u{FEFF}') {
+        Some(rest) => format_text(rest).map(|formatted| format!("\u{FEFF}{formatted}")),
+        None => format_text(text),
     }
+}
+
+/// [`format_source`] of text without a byte-order mark.
+fn format_text(text: &str) -> Result<String, NotFormatted> {
     let (comments, diagnostics) = comments::collect(text);
     if !diagnostics.is_empty() {
         return Err(NotFormatted { diagnostics });

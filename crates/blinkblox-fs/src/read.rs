@@ -1,8 +1,9 @@
 //! Reading a user's file: only a regular file, whatever was at the path when a folder was
-//! walked. The file is opened without blocking (a pipe put where a schema was would
-//! otherwise wait for a writer forever), its type is checked on the open handle (not on
-//! the path, which may change in between), and no more than a bound is read, whatever its
-//! metadata says (files under `/proc` report a length of 0 and can be read without end).
+//! walked. Its type is checked before it is opened (opening a device can have effects) and
+//! again on the open handle (the path may change in between); it is opened without
+//! blocking (a pipe swapped in would otherwise wait for a writer forever); and no more than
+//! a bound is read, whatever its metadata says (files under `/proc` report a length of 0
+//! and can be read without end).
 
 use std::io::Read as _;
 use std::path::Path;
@@ -32,6 +33,12 @@ impl std::fmt::Display for ReadError {
 
 /// The bytes of the regular file at `path`, at most `max_bytes` of them.
 pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadError> {
+    // Looked at before it is opened (opening some devices does something), and again on
+    // the open handle (the path may have changed in between).
+    let seen = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if !seen.is_file() {
+        return Err(ReadError::NotAFile(file_kind(&seen.file_type())));
+    }
     let file = open_without_blocking(path).map_err(ReadError::Io)?;
     let metadata = file.metadata().map_err(ReadError::Io)?;
     if !metadata.is_file() {

@@ -16,10 +16,21 @@ pub enum Removal {
     Outside(std::path::PathBuf),
 }
 
+/// Removes one file (a link itself, never what it leads to); a file already gone is removed.
+pub fn remove_file(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(()),
+        other => other,
+    }
+}
+
 /// Removes `path` when its folder really lies inside `dir`, then every folder above it that
-/// became empty, up to (not including) `dir`. A symbolic link named by `path` is removed
-/// itself, never what it leads to.
-pub fn remove_inside(path: &Path, dir: &Path) -> io::Result<Removal> {
+/// became empty, up to (not including) `prune_stop` (`dir`, or a folder above it that the
+/// caller also owns). A symbolic link named by `path` is removed itself, never what it
+/// leads to.
+pub fn remove_inside(path: &Path, dir: &Path, prune_stop: &Path) -> io::Result<Removal> {
+    // What is checked is what is removed: `a/link/../x` is taken as `a/x` by both.
+    let path = &normalize(path);
     let folder = path.parent().unwrap_or(Path::new(""));
     if !is_really_inside(folder, dir) {
         return Ok(Removal::Outside(real(folder)));
@@ -31,7 +42,7 @@ pub fn remove_inside(path: &Path, dir: &Path) -> io::Result<Removal> {
     }
     let mut current = path.parent();
     while let Some(folder) = current {
-        if !is_inside(folder, dir) || normalize(folder) == normalize(dir) {
+        if !is_inside(folder, prune_stop) || normalize(folder) == normalize(prune_stop) {
             break;
         }
         // `remove_dir` only succeeds on an empty folder: anything else stays.
@@ -56,10 +67,10 @@ mod tests {
         write_atomic(&out.join("b/Server.luau"), b"x").expect("write");
         write_atomic(&out.join("b/Notes.md"), b"mine").expect("write");
         assert_eq!(
-            remove_inside(&out.join("a/Server.luau"), &out).expect("remove"),
+            remove_inside(&out.join("a/Server.luau"), &out, &out).expect("remove"),
             Removal::Removed
         );
-        remove_inside(&out.join("b/Server.luau"), &out).expect("remove");
+        remove_inside(&out.join("b/Server.luau"), &out, &out).expect("remove");
         assert!(!out.join("a").exists());
         assert!(out.join("b/Notes.md").exists());
         assert!(out.exists());
@@ -75,7 +86,7 @@ mod tests {
         let out = temp.path().join("project/Net");
         std::fs::create_dir_all(&out).expect("mkdir");
         std::os::unix::fs::symlink(&outside, out.join("link")).expect("symlink");
-        let removal = remove_inside(&out.join("link/Server.luau"), &out).expect("remove");
+        let removal = remove_inside(&out.join("link/Server.luau"), &out, &out).expect("remove");
         assert!(matches!(removal, Removal::Outside(_)), "{removal:?}");
         assert_eq!(std::fs::read(outside.join("Server.luau")).expect("read"), b"precious");
     }

@@ -73,7 +73,7 @@ pub fn stale_temp_files(folder: &Path, recursive: bool) -> Vec<PathBuf> {
 
 /// Replaces the folder `folder` whole with `files` (`(path under the folder, contents)`):
 /// they are written into a staging folder beside it, which is renamed into place once
-/// complete, so the folder is never half-written. Whoever calls this has checked that what
+/// complete, so the folder is never half-written, and a failure leaves the old one. Whoever calls this has checked that what
 /// the folder holds is theirs to replace; a staging folder left by this process is replaced.
 pub fn replace_folder<P: AsRef<Path>, C: AsRef<[u8]>>(
     folder: &Path,
@@ -91,11 +91,24 @@ pub fn replace_folder<P: AsRef<Path>, C: AsRef<[u8]>>(
             }
             std::fs::write(&path, contents.as_ref()).map_err(|err| (path.clone(), err))?;
         }
-        // A link in the folder's place is removed itself, never what it leads to.
-        if std::fs::symlink_metadata(folder).is_ok() {
-            std::fs::remove_dir_all(folder).map_err(|err| (folder.to_path_buf(), err))?;
+        // The old folder is moved aside, not deleted, until the new one is in its place: a
+        // rename that fails puts it back. A link in the folder's place is moved itself, and
+        // then removed itself, never what it leads to.
+        let aside = temp_path_for(&folder.with_extension("old"));
+        let had_old = std::fs::symlink_metadata(folder).is_ok();
+        if had_old {
+            std::fs::rename(folder, &aside).map_err(|err| (folder.to_path_buf(), err))?;
         }
-        std::fs::rename(&staging, folder).map_err(|err| (folder.to_path_buf(), err))
+        if let Err(err) = std::fs::rename(&staging, folder) {
+            if had_old {
+                let _ = std::fs::rename(&aside, folder);
+            }
+            return Err((folder.to_path_buf(), err));
+        }
+        if had_old {
+            std::fs::remove_dir_all(&aside).map_err(|err| (aside.clone(), err))?;
+        }
+        Ok(())
     })();
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
@@ -103,16 +116,42 @@ pub fn replace_folder<P: AsRef<Path>, C: AsRef<[u8]>>(
     result
 }
 
-/// Removes the stale temporary files [`stale_temp_files`] finds; each with what removing it
-/// came to.
-pub fn remove_stale_temp_files(folder: &Path, recursive: bool) -> Vec<(PathBuf, io::Result<()>)> {
-    stale_temp_files(folder, recursive)
-        .into_iter()
-        .map(|stale| {
-            let removed = std::fs::remove_file(&stale);
-            (stale, removed)
-        })
-        .collect()
+/// Removes the temporary files a stopped write of one of `files` left beside it (those
+/// [`stale_temp_files`] finds, named after one of them; another writer's, such as a staged
+/// lockfile, are left for it); each with what removing it came to.
+pub fn remove_stale_temp_files_of(files: &[PathBuf]) -> Vec<(PathBuf, io::Result<()>)> {
+    let mut names_by_folder: std::collections::BTreeMap<PathBuf, Vec<String>> = std::collections::BTreeMap::new();
+    for file in files {
+        let folder = match file.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if let Some(name) = file.file_name() {
+            names_by_folder
+                .entry(folder)
+                .or_default()
+                .push(name.to_string_lossy().into_owned());
+        }
+    }
+    let mut removed = Vec::new();
+    for (folder, names) in names_by_folder {
+        for stale in stale_temp_files(&folder, false) {
+            let target = stale
+                .file_name()
+                .and_then(|name| temp_target_name(&name.to_string_lossy()).map(str::to_string));
+            if target.is_some_and(|target| names.contains(&target)) {
+                let result = std::fs::remove_file(&stale);
+                removed.push((stale, result));
+            }
+        }
+    }
+    removed
+}
+
+/// The file a temporary file of ours stands for: `x.blink` for `.x.blink.blinkblox-7.tmp`.
+fn temp_target_name(name: &str) -> Option<&str> {
+    let inner = name.strip_prefix('.')?.strip_suffix(TEMP_SUFFIX)?;
+    inner.rsplit_once(".blinkblox-").map(|(target, _)| target)
 }
 
 /// Writes `contents` to `path` atomically, creating parent folders.
@@ -135,6 +174,13 @@ pub struct Staged {
 }
 
 impl Staged {
+    /// Leaves the file under its temporary name, unrenamed: what it says is kept for a
+    /// later run to read (its name carries this process's id; once the process is gone it
+    /// is one of [`stale_temp_files`]).
+    pub fn keep(mut self) {
+        self.committed = true;
+    }
+
     /// Renames the file over its target, after `before_rename`. The rename is not flushed on
     /// its own: a power loss after it finds the old file or the new one, both complete.
     fn commit(mut self, before_rename: BeforeRename<'_>) -> io::Result<()> {
@@ -169,7 +215,7 @@ pub fn stage(files: &[(&Path, &[u8])]) -> Result<Vec<Staged>, (PathBuf, io::Erro
             std::fs::create_dir_all(parent).map_err(failed)?;
         }
         let temp = temp_path_for(&target.path);
-        let mut file = std::fs::File::create(&temp).map_err(failed)?;
+        let mut file = create_temp(&temp).map_err(failed)?;
         staged.push(Staged {
             temp,
             path: target.path,
@@ -185,6 +231,19 @@ pub fn stage(files: &[(&Path, &[u8])]) -> Result<Vec<Staged>, (PathBuf, io::Erro
         result.map_err(|err| (file.path.clone(), err))?;
     }
     Ok(staged)
+}
+
+/// Creates the temporary file, new: whatever is at its name (a link someone put there, a
+/// file of an earlier process with this id) is removed first, never written through.
+fn create_temp(temp: &Path) -> io::Result<std::fs::File> {
+    let create = || std::fs::File::options().write(true).create_new(true).open(temp);
+    match create() {
+        Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(temp)?;
+            create()
+        }
+        other => other,
+    }
 }
 
 /// The file a write to `path` replaces: through symbolic links, the file they lead to (the
@@ -307,9 +366,13 @@ fn flush_together(files: &[std::fs::File]) -> Vec<io::Result<()>> {
 /// together ([`stage`]), then renamed in order: a failure before the renames writes none of
 /// them, and names the file it happened to.
 pub fn write_changed(files: &[(&Path, &[u8])]) -> Result<Vec<bool>, (PathBuf, io::Error)> {
+    // Read as every file is read: a pipe or device there is not waited on (and is refused
+    // when staged), and no more than the new contents' length is read.
     let changed: Vec<bool> = files
         .iter()
-        .map(|(path, contents)| !std::fs::read(path).is_ok_and(|on_disk| on_disk == *contents))
+        .map(|(path, contents)| {
+            !crate::read::read_file(path, contents.len() as u64).is_ok_and(|on_disk| on_disk == *contents)
+        })
         .collect();
     let to_write: Vec<(&Path, &[u8])> = files
         .iter()
@@ -440,6 +503,19 @@ mod tests {
         write_atomic(&link, b"through the link").expect("write through");
         assert!(std::fs::symlink_metadata(&link).expect("meta").file_type().is_symlink());
         assert_eq!(std::fs::read(&file).expect("read"), b"through the link");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_the_temporary_name_is_never_written_through() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let victim = temp.path().join("victim");
+        std::fs::write(&victim, "keep").expect("write");
+        let file = temp.path().join("net.blink");
+        std::os::unix::fs::symlink(&victim, temp_path_for(&file)).expect("symlink");
+        write_atomic(&file, b"new").expect("write");
+        assert_eq!(std::fs::read(&file).expect("read"), b"new");
+        assert_eq!(std::fs::read(&victim).expect("read"), b"keep");
     }
 
     #[cfg(unix)]

@@ -25,17 +25,18 @@ pub(crate) fn stale_problems(project: &Project, stale: &[PathBuf]) -> Vec<String
         .collect()
 }
 
-/// A sync removes them, and says so.
+/// A sync removes them, and says so; one it cannot remove (another user's) is named, and
+/// the sync goes on.
 pub(crate) fn remove_stale(project: &Project, stale: &[PathBuf]) -> Result<Vec<String>, ProjectError> {
-    let mut removed = Vec::new();
+    let mut said = Vec::new();
     for path in stale {
-        std::fs::remove_file(path).map_err(|err| ProjectError::io("remove", path, &err))?;
-        removed.push(format!(
-            "removed `{}`, a temporary file a stopped sync left behind",
-            project.rel(path)
-        ));
+        let rel = project.rel(path);
+        said.push(match blinkblox_fs::remove::remove_file(path) {
+            Ok(()) => format!("removed `{rel}`, a temporary file a stopped sync left behind"),
+            Err(err) => format!("could not remove `{rel}`, a temporary file a stopped sync left behind: {err}"),
+        });
     }
-    Ok(removed)
+    Ok(said)
 }
 
 /// The outputs (path → hash) the staged lockfiles among `stale` record: what a stopped sync

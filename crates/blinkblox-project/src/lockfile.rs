@@ -151,7 +151,7 @@ fn find_cr(bytes: &[u8]) -> Option<usize> {
 
 /// The most a file sync hashes may be (a generated module of thousands of declarations is
 /// a few megabytes).
-const MAX_HASHED_BYTES: u64 = 1024 * 1024 * 1024;
+pub(crate) const MAX_HASHED_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// Hash of a file on disk; `None` when it cannot be read (missing, or not a regular file).
 pub fn file_hash(path: &Path) -> Option<String> {

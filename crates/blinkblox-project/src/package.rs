@@ -45,7 +45,7 @@ pub fn schemas_from_lockfile(root: &Path, lock: &Lockfile) -> Result<Vec<SchemaM
                 continue;
             };
             let path = root.join(&output_file.path);
-            let bytes = blinkblox_fs::read::read_file(&path, u64::MAX)
+            let bytes = blinkblox_fs::read::read_file(&path, lockfile::MAX_HASHED_BYTES)
                 .map_err(|err| ProjectError::new(format!("could not read `{}`: {err}", path.display())))?;
             if lockfile::content_hash(&bytes) != output_file.sha256 {
                 return Err(ProjectError::new(format!(

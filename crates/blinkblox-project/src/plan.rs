@@ -27,9 +27,18 @@ pub struct Plan {
     pub unchanged: usize,
     /// Outputs already as generated, relative to the manifest.
     pub left: Vec<String>,
-    /// Outputs to remove, each with the folder where pruning empty parents stops.
-    pub removals: Vec<(PathBuf, PathBuf)>,
+    /// Outputs to remove.
+    pub removals: Vec<Removal>,
     pub warnings: Vec<String>,
+}
+
+/// An output sync wrote before and no longer generates.
+pub struct Removal {
+    pub path: PathBuf,
+    /// The output folder it is in: it is removed only if its real folder lies inside this.
+    pub inside: PathBuf,
+    /// Where pruning the folders it leaves empty stops.
+    pub prune_stop: PathBuf,
 }
 
 /// Compares the generated files with the disk and the previous lockfile. A file at an
@@ -52,8 +61,14 @@ pub fn plan(
     let mut plan = Plan::default();
     // Emptied folders are pruned up to the output folder; when the output folder itself
     // moved, the old one goes too once empty.
+    // A lockfile is input like any other: an old output folder outside the project (or the
+    // project's own folder) prunes nothing above the current output folder.
     let prune_stop = match previous.map(|lock| paths::normalize(&root.join(&lock.output))) {
-        Some(old) if old != paths::normalize(&project.output_dir) => old.parent().map(Path::to_path_buf).unwrap_or(old),
+        Some(old) if old != paths::normalize(&project.output_dir) => old
+            .parent()
+            .map(Path::to_path_buf)
+            .filter(|parent| paths::is_inside(parent, root))
+            .unwrap_or_else(|| project.output_dir.clone()),
         _ => project.output_dir.clone(),
     };
     for file in files {
@@ -129,18 +144,23 @@ pub fn plan(
             ));
             continue;
         }
-        if !output_folders
+        let Some(inside) = output_folders
             .iter()
-            .any(|folder| path.starts_with(folder) && path != *folder)
-        {
+            .find(|folder| path.starts_with(folder) && path != **folder)
+            .cloned()
+        else {
             plan.warnings.push(format!(
                 "blinkblox.lock lists `{rel}` as an output, but it is outside the output folder, where sync never writes; left it in place"
             ));
             continue;
-        }
+        };
         match lockfile::file_hash(&path) {
             None => {}
-            Some(disk) if disk == recorded_hash => plan.removals.push((path, prune_stop.clone())),
+            Some(disk) if disk == recorded_hash => plan.removals.push(Removal {
+                path,
+                inside,
+                prune_stop: prune_stop.clone(),
+            }),
             Some(_) => plan.warnings.push(format!(
                 "`{rel}` is no longer generated but was edited by hand, so sync left it in place; delete it if it is not needed"
             )),
@@ -208,10 +228,10 @@ pub fn locked_problems(
             problems.push(format!("`{rel}` is missing and would be written"));
         }
     }
-    for (removal, _) in &plan.removals {
+    for removal in &plan.removals {
         problems.push(format!(
             "`{}` is no longer generated and would be removed",
-            project.rel(removal)
+            project.rel(&removal.path)
         ));
     }
     problems

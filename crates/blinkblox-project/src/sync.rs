@@ -211,22 +211,27 @@ fn sync(
         .collect();
     // The new lockfile is staged with the modules, before any is renamed into place, and
     // renamed last: a sync stopped in between leaves it staged, saying which modules it wrote.
+    if lock_changes && !paths::is_really_inside(&lock_path, project.root()) {
+        return Err(ProjectError::new(format!(
+            "refusing to write `{}`: it is a symbolic link leading out of the project, to `{}`",
+            lockfile::LOCKFILE_NAME,
+            paths::real(&lock_path).display()
+        ))
+        .with_help("remove the link: sync writes blinkblox.lock itself")
+        .into());
+    }
     if lock_changes {
         files.push((lock_path.as_path(), lock_text.as_bytes()));
     }
     let mut staged = writer::stage(&files).map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
     let staged_lock = if lock_changes { staged.pop() } else { None };
-    writer::commit_all(staged, before_rename, |path| outcome.written.push(project.rel(path)))
-        .map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
-    for (removal, stop) in &plan.removals {
-        match writer::remove_output(removal, stop).map_err(|err| ProjectError::io("remove", removal, &err))? {
-            writer::Removal::Removed => outcome.removed.push(project.rel(removal)),
-            writer::Removal::Outside(real) => outcome.warnings.push(format!(
-                "left `{}` where it is: a symbolic link leads its folder out of the output folder, to `{}`; remove it yourself if it is sync's",
-                project.rel(removal),
-                real.display()
-            )),
+    if let Err(err) = commit_and_remove(&project, &plan, staged, before_rename, &mut outcome) {
+        // The modules renamed so far are recorded by the staged lockfile, kept for the next
+        // sync to read, as a stopped sync's is.
+        if let Some(staged_lock) = staged_lock {
+            staged_lock.keep();
         }
+        return Err(err.into());
     }
     if let Some(staged_lock) = staged_lock {
         writer::commit_all(vec![staged_lock], before_rename, |_| {})
@@ -234,6 +239,32 @@ fn sync(
         outcome.lockfile_written = true;
     }
     Ok(outcome)
+}
+
+/// Renames the staged modules into place, then removes the outputs no longer generated.
+fn commit_and_remove(
+    project: &Project,
+    plan: &crate::plan::Plan,
+    staged: Vec<writer::Staged>,
+    before_rename: BeforeRename<'_>,
+    outcome: &mut SyncOutcome,
+) -> Result<(), ProjectError> {
+    writer::commit_all(staged, before_rename, |path| outcome.written.push(project.rel(path)))
+        .map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
+    for removal in &plan.removals {
+        let path = &removal.path;
+        match writer::remove_output(path, &removal.inside, &removal.prune_stop)
+            .map_err(|err| ProjectError::io("remove", path, &err))?
+        {
+            writer::Removal::Removed => outcome.removed.push(project.rel(path)),
+            writer::Removal::Outside(real) => outcome.warnings.push(format!(
+                "left `{}` where it is: a symbolic link leads its folder out of the output folder, to `{}`; remove it yourself if it is sync's",
+                project.rel(path),
+                real.display()
+            )),
+        }
+    }
+    Ok(())
 }
 
 /// Whether the lockfile still describes the disk: same compiler, manifest and project
@@ -518,12 +549,20 @@ mod tests {
             std::fs::read_to_string(dir.join("blinkblox.lock")).expect("read"),
             old_lock
         );
-        let stray: Vec<_> = walkdir::WalkDir::new(&dir)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|entry| entry.file_name().to_string_lossy().ends_with(".tmp"))
-            .collect();
-        assert!(stray.is_empty(), "temporary files left: {stray:?}");
+        let stray = || -> Vec<String> {
+            walkdir::WalkDir::new(&dir)
+                .into_iter()
+                .filter_map(Result::ok)
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".tmp"))
+                .collect()
+        };
+        // Only the new lockfile stays staged: it records the module renamed before the crash.
+        assert_eq!(
+            stray(),
+            [format!(".blinkblox.lock.blinkblox-{}.tmp", std::process::id())],
+            "temporary files left"
+        );
 
         // --locked sees the half-done sync; a plain sync finishes it.
         let locked = run(
@@ -539,6 +578,7 @@ mod tests {
         assert_eq!(outcome.written, vec!["src/shared/Net/chat/Client.luau".to_string()]);
         assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
         assert!(std::fs::read_to_string(&client).expect("read").contains("Whisper"));
+        assert!(stray().is_empty(), "temporary files left: {:?}", stray());
     }
 
     /// A sync stopped after its modules were renamed into place but before its lockfile was

@@ -63,11 +63,11 @@ pub fn ensure_inside_project(path: &Path, root: &Path, allowed: bool, what: &str
     )))
 }
 
-/// Removes a file sync wrote earlier, then every folder above it that became empty, up to
-/// (not including) `stop`; a file whose folder a symbolic link leads out of `stop` is left
-/// where it is (`blinkblox_fs::remove`).
-pub fn remove_output(path: &Path, stop: &Path) -> io::Result<Removal> {
-    remove_inside(path, stop)
+/// Removes a file sync wrote earlier when its real folder lies inside the output folder
+/// `inside` (`blinkblox_fs::remove`), then every folder above it that became empty, up to
+/// (not including) `prune_stop`.
+pub fn remove_output(path: &Path, inside: &Path, prune_stop: &Path) -> io::Result<Removal> {
+    remove_inside(path, inside, prune_stop)
 }
 
 #[cfg(test)]

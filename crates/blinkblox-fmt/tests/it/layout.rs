@@ -138,3 +138,17 @@ fn a_byte_order_mark_is_accepted_and_kept() {
     let formatted = format("\u{FEFF}struct P{a:u8}\n");
     assert_eq!(formatted, "\u{FEFF}struct P {\n    a: u8,\n}\n");
 }
+
+/// Only one byte-order mark is a mark: many in a row are text that does not lex, and
+/// dropping them one at a time recursed as deep as they were many.
+#[test]
+fn many_byte_order_marks_do_not_recurse() {
+    let text = "\u{FEFF}".repeat(200_000) + "struct P { a: u8 }\n";
+    let result = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || format_source(&text).is_err())
+        .expect("thread")
+        .join()
+        .expect("formatting overflowed a 256 KiB stack");
+    assert!(result, "marks after the first are not whitespace");
+}

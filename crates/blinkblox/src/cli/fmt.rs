@@ -137,26 +137,13 @@ fn format_file(path: &Path, check: bool, out: &Output) -> Outcome {
 /// The temporary files a stopped `fmt` (or any other writer) left beside these schemas:
 /// they carry the id of a process that is gone, so nothing is still writing them.
 fn clean_up_after_stopped_runs(files: &[PathBuf], out: &Output) {
-    let mut folders: Vec<&Path> = files
-        .iter()
-        .map(|file| file.parent().unwrap_or(Path::new(".")))
-        .collect();
-    folders.sort();
-    folders.dedup();
-    for folder in folders {
-        let folder = if folder.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            folder
-        };
-        for (stale, removed) in blinkblox_fs::write::remove_stale_temp_files(folder, false) {
-            match removed {
-                Ok(()) => out.detail(&format!(
-                    "  removed `{}`, a temporary file a stopped run left behind",
-                    display_name(&stale)
-                )),
-                Err(err) => out.warning(&format!("could not remove `{}`: {err}", display_name(&stale))),
-            }
+    for (stale, removed) in blinkblox_fs::write::remove_stale_temp_files_of(files) {
+        match removed {
+            Ok(()) => out.detail(&format!(
+                "  removed `{}`, a temporary file a stopped run left behind",
+                display_name(&stale)
+            )),
+            Err(err) => out.warning(&format!("could not remove `{}`: {err}", display_name(&stale))),
         }
     }
 }

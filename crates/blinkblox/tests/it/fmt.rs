@@ -161,11 +161,15 @@ fn fmt_removes_the_temporary_files_a_stopped_fmt_left() {
     // No process has this id (above Linux's pid_max); this test's process does run.
     let stale = dir.join(".a.blink.blinkblox-99999999.tmp");
     let live = dir.join(format!(".a.blink.blinkblox-{}.tmp", std::process::id()));
+    // A lockfile a stopped sync left staged is sync's to read, not fmt's to remove.
+    let staged_lock = dir.join(".blinkblox.lock.blinkblox-99999999.tmp");
     std::fs::write(&stale, "half").unwrap();
     std::fs::write(&live, "being written").unwrap();
+    std::fs::write(&staged_lock, "lock").unwrap();
     blinkblox(dir).args(["fmt", "-v", "a.blink"]).assert().code(0);
     assert!(!stale.exists(), "the stopped run's file is removed");
     assert!(live.exists(), "a running process's file is left");
+    assert!(staged_lock.exists(), "another writer's file is left");
     assert_eq!(read(&dir.join("a.blink")), FORMATTED);
 }
 

@@ -128,6 +128,22 @@ fn a_link_out_of_the_output_folder_never_leads_a_removal_out() {
     assert_eq!(files_under(&dir.join("out/b")), ["Client.luau", "Server.luau"]);
 }
 
+/// `blinkblox.lock` is written in place: one that is a link leading out of the project is
+/// refused by name, and what it leads to is left as it was.
+#[test]
+fn a_lockfile_linked_out_of_the_project_is_refused() {
+    let (temp, dir) = game(&[("net/a.blink", EVENT), ("blinkblox.toml", &manifest("path = \"out\""))]);
+    // A link to a file that does not exist yet: writing through it would create it there.
+    let elsewhere = temp.path().join("elsewhere/blinkblox.lock");
+    std::os::unix::fs::symlink(&elsewhere, dir.join("blinkblox.lock")).expect("link");
+    let err = failed(&dir, &[]);
+    assert!(
+        err.contains("refusing to write `blinkblox.lock`: it is a symbolic link leading out of the project"),
+        "{err}"
+    );
+    assert!(!temp.path().join("elsewhere").exists(), "nothing is created outside");
+}
+
 /// A schema's file name becomes a folder of the output: one that would be `.` or `..` is
 /// refused, and nothing is written.
 #[test]
