@@ -129,7 +129,7 @@ fn unknown_event_indices() {
     let modules = modules();
     for mode in MODES {
         let mut arena = Arena::new(&modules, mode);
-        for packet in [vec![NAMES + 1], vec![200], vec![255, 1, 2], vec![NUM, 4, 200, NUM, 4]] {
+        for packet in [vec![LINES + 1], vec![200], vec![255, 1, 2], vec![NUM, 4, 200, NUM, 4]] {
             run_case(
                 &mut arena,
                 &format!("{packet:?}"),
@@ -176,6 +176,17 @@ fn string_arrays_whose_lengths_lie() {
         let mut arena = Arena::new(&modules, mode);
         for (name, packet) in &cases {
             run_case(&mut arena, name, RELIABLE, packet, vec![], Expect::Reason("Malformed"));
+        }
+        // A two-byte length leaves fewer bytes than the lengths still to come need.
+        for (name, packet) in [
+            ("a long length, then lengths cut off", vec![LINES, 3, 0x80, 0x01, 1]),
+            ("a long length, then no bytes", vec![LINES, 2, 0x80, 0x01]),
+            (
+                "a long length whose bytes are missing",
+                vec![LINES, 1, 0x80, 0x01, b'a'],
+            ),
+        ] {
+            run_case(&mut arena, name, RELIABLE, &packet, vec![], Expect::Reason("Malformed"));
         }
         let valid = [NAMES, 3, 1, 3, 0, b'x', b'y', b'z', b'w'];
         run_case(&mut arena, "valid names", RELIABLE, &valid, vec![], Expect::Nothing);

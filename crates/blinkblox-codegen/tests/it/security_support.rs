@@ -22,6 +22,7 @@ event Blob { From: Client, Type: Reliable, Call: ManySync, Data: buffer }
 function Ask { Yield: Coroutine, Data: u8(0..9), Return: u8 }
 event Move { From: Client, Type: Unreliable, Call: ManySync, Data: Entity }
 event Names { From: Client, Type: Reliable, Call: ManySync, Data: string(..3)[..4] }
+event Lines { From: Client, Type: Reliable, Call: ManySync, Data: string[] }
 "#;
 
 pub const STR: u8 = 0;
@@ -35,6 +36,7 @@ pub const BLOB: u8 = 7;
 pub const ASK: u8 = 8;
 pub const MOVE: u8 = 0;
 pub const NAMES: u8 = 9;
+pub const LINES: u8 = 10;
 
 pub const RELIABLE: &str = "BLINK_RELIABLE_REMOTE";
 pub const UNRELIABLE: &str = "BLINK_UNRELIABLE_REMOTE";
@@ -113,6 +115,11 @@ Net.Names.On(function(p, v)
     local ok = type(v) == "table" and #v <= 4
     if ok then for _, x in v do ok = ok and type(x) == "string" and #x <= 3 end end
     record(p, "Names", ok, if ok then table.concat(v, ",") else v)
+end)
+Net.Lines.On(function(p, v)
+    local ok = type(v) == "table"
+    if ok then for _, x in v do ok = ok and type(x) == "string" end end
+    record(p, "Lines", ok, if ok then #v else v)
 end)
 Net.Move.On(function(p, v)
     local ok = type(v) == "table" and int(v.id, 0, 255) and finite(v.x) and int(v.hp, 0, 100)
