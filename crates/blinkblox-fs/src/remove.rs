@@ -35,11 +35,7 @@ pub fn remove_inside(path: &Path, dir: &Path, prune_stop: &Path) -> io::Result<R
     if !is_really_inside(folder, dir) {
         return Ok(Removal::Outside(real(folder)));
     }
-    match std::fs::remove_file(path) {
-        Ok(()) => {}
-        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(err) => return Err(err),
-    }
+    remove_file(path)?;
     let mut current = path.parent();
     while let Some(folder) = current {
         if !is_inside(folder, prune_stop) || normalize(folder) == normalize(prune_stop) {
