@@ -211,16 +211,16 @@ fn sync(
         .collect();
     // The new lockfile is staged with the modules, before any is renamed into place, and
     // renamed last: a sync stopped in between leaves it staged, saying which modules it wrote.
-    if lock_changes && !paths::is_really_inside(&lock_path, project.root()) {
-        return Err(ProjectError::new(format!(
-            "refusing to write `{}`: it is a symbolic link leading out of the project, to `{}`",
-            lockfile::LOCKFILE_NAME,
-            paths::real(&lock_path).display()
-        ))
-        .with_help("remove the link: sync writes blinkblox.lock itself")
-        .into());
-    }
     if lock_changes {
+        if !paths::is_really_inside(&lock_path, project.root()) {
+            return Err(ProjectError::new(format!(
+                "refusing to write `{}`: it is a symbolic link leading out of the project, to `{}`",
+                lockfile::LOCKFILE_NAME,
+                paths::real(&lock_path).display()
+            ))
+            .with_help("remove the link: sync writes blinkblox.lock itself")
+            .into());
+        }
         files.push((lock_path.as_path(), lock_text.as_bytes()));
     }
     let mut staged = writer::stage(&files).map_err(|(path, err)| ProjectError::io("write", &path, &err))?;

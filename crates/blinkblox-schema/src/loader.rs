@@ -251,11 +251,8 @@ pub enum SourceText {
     Bytes(Vec<u8>),
 }
 
-/// Why a schema file could not be read (`blinkblox_fs::read`).
-type ReadProblem = ReadError;
-
 /// What to do about each.
-fn fix(problem: &ReadProblem) -> &'static str {
+fn fix(problem: &ReadError) -> &'static str {
     match problem {
         ReadError::Io(_) => "check that the path exists and is a readable file",
         ReadError::TooLarge(_) => "split the schema into smaller files that import each other",
@@ -264,7 +261,7 @@ fn fix(problem: &ReadProblem) -> &'static str {
 }
 
 /// Reads a schema file: only a regular file, never more than [`MAX_FILE_BYTES`].
-fn read_source(path: &Path) -> Result<SourceText, ReadProblem> {
+fn read_source(path: &Path) -> Result<SourceText, ReadError> {
     read_file(path, MAX_FILE_BYTES).map(SourceText::Bytes)
 }
 

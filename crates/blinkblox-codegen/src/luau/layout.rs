@@ -1,7 +1,7 @@
 //! Where values sit in a record, as the readers and writers both need it: offsets as Luau
 //! expressions, the width of enum and variant indices, fixed sizes.
 
-use blinkblox_schema::model::{NumberKind, Schema, Type, TypeKind};
+use blinkblox_schema::model::{LengthRange, NumberKind, Schema, Type, TypeKind};
 use blinkblox_schema::wire::{enum_index_bytes, resolve};
 
 /// Past this many fields, a struct is read into a table made first, each field stored as
@@ -59,6 +59,22 @@ pub fn is_byte_number(ty: &Type) -> bool {
 /// any length but an exact one, which have no prefix and a fixed size.
 pub fn is_string_run(element: &Type) -> bool {
     matches!(&element.kind, TypeKind::String { length } if length.exact().is_none())
+}
+
+/// For a map entry whose key is a string of any length but an exact one and whose value
+/// has a fixed size of its own: the key's length range and the value's size. Such an entry
+/// is written in one reservation and read with one bounds check, the same bytes as any
+/// other entry; writer and reader both ask here, so they cannot disagree.
+pub fn string_key_and_fixed_value<'a>(
+    schema: &'a Schema,
+    key: &'a Type,
+    value: &Type,
+) -> Option<(&'a LengthRange, u32)> {
+    let size = resolve(schema, value).layout.fixed_size.filter(|&size| size > 0)?;
+    match &resolve(schema, key).kind {
+        TypeKind::String { length } if length.exact().is_none() => Some((length, size)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use blinkblox_schema::wire::resolve;
 use super::Reader;
 use crate::luau::decode_checks::decode_checks_enabled;
 use crate::luau::forms::{Form, TwoForms};
-use crate::luau::layout::{is_string_run, offset_plus};
+use crate::luau::layout::{is_string_run, offset_plus, string_key_and_fixed_value};
 use crate::luau::value_path::ValuePath;
 
 impl Reader<'_> {
@@ -138,10 +138,7 @@ impl Reader<'_> {
         );
         let map = self.b.fresh("Map");
         self.b.line_fmt(format_args!("local {map}: {{ [any]: any }} = {{}}"));
-        let fused = match (&resolve(schema, key).kind, resolve(schema, value).layout.fixed_size) {
-            (TypeKind::String { length }, Some(size)) if size > 0 && length.exact().is_none() => Some((length, size)),
-            _ => None,
-        };
+        let fused = string_key_and_fixed_value(schema, key, value);
         self.summing_floats(value, path, |reader| {
             reader.b.open_fmt(format_args!("for _ = 1, {len} do"));
             if let Some((key_length, size)) = fused {

@@ -6,7 +6,7 @@ use blinkblox_schema::wire::resolve;
 
 use super::Writer;
 use crate::luau::forms::{Form, TwoForms};
-use crate::luau::layout::{fixed_size_of, is_string_run, offset_plus};
+use crate::luau::layout::{fixed_size_of, is_string_run, offset_plus, string_key_and_fixed_value};
 
 impl Writer<'_> {
     /// An array: its length unless exact, then its elements (`boolean[]` packed).
@@ -191,10 +191,9 @@ impl Writer<'_> {
         let k = self.b.fresh("Key");
         let v = self.b.fresh("Item");
         self.b.open_fmt(format_args!("for {k}, {v} in {map} do"));
-        let key_ty = resolve(self.schema, key);
-        match fixed_size_of_value(self.schema, value_ty) {
-            Some(size) if is_string_run(key_ty) => self.write_string_and_fixed(&k, value_ty, &v, size),
-            _ => {
+        match string_key_and_fixed_value(self.schema, key, value_ty) {
+            Some((_, size)) => self.write_string_and_fixed(&k, value_ty, &v, size),
+            None => {
                 self.write(key, &k);
                 self.write(value_ty, &v);
             }
@@ -231,9 +230,4 @@ impl Writer<'_> {
         self.b.line_fmt(format_args!("{cursor} += {value_size}"));
         self.b.close("end");
     }
-}
-
-/// The size of `ty` when it is fixed and not zero (a value that takes bytes of its own).
-fn fixed_size_of_value(schema: &blinkblox_schema::model::Schema, ty: &Type) -> Option<u32> {
-    resolve(schema, ty).layout.fixed_size.filter(|&size| size > 0)
 }

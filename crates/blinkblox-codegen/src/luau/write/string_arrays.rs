@@ -30,17 +30,11 @@ impl Writer<'_> {
             .line_fmt(format_args!("buffer.writeu8({buffer}, {cursor}, {length})"));
         self.b.line_fmt(format_args!("{cursor} += 1"));
         self.b.middle("else");
-        let rest = self.b.fresh("Rest");
-        self.b.line_fmt(format_args!("local {rest} = {length}"));
-        self.b.open_fmt(format_args!("while {rest} >= 0x80 do"));
-        self.b
-            .line_fmt(format_args!("buffer.writeu8({buffer}, {cursor}, {rest} % 0x80 + 0x80)"));
-        self.b.line_fmt(format_args!("{cursor} += 1"));
-        self.b.line_fmt(format_args!("{rest} //= 0x80"));
-        self.b.close("end");
-        self.b
-            .line_fmt(format_args!("buffer.writeu8({buffer}, {cursor}, {rest})"));
-        self.b.line_fmt(format_args!("{cursor} += 1"));
+        // A longer length through the runtime's writer, into the room already taken: it
+        // allocates from the cursor, which stays inside it, so the buffer is not replaced.
+        self.b.line_fmt(format_args!("SendCursor = {cursor}"));
+        self.b.line_fmt(format_args!("WriteLength({length})"));
+        self.b.line_fmt(format_args!("{cursor} = SendCursor"));
         self.b.close("end");
         self.b.line_fmt(format_args!("{total} += {length}"));
         self.b.close("end");
