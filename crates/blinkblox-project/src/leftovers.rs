@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::lockfile::{LOCKFILE_NAME, Lockfile};
 use crate::project::Project;
-use crate::{ProjectError, writer};
+use crate::writer;
 
 /// The stale temporary files of the project.
 pub(crate) fn stale_temp_files(project: &Project) -> Vec<PathBuf> {
@@ -27,7 +27,7 @@ pub(crate) fn stale_problems(project: &Project, stale: &[PathBuf]) -> Vec<String
 
 /// A sync removes them, and says so; one it cannot remove (another user's) is named, and
 /// the sync goes on.
-pub(crate) fn remove_stale(project: &Project, stale: &[PathBuf]) -> Result<Vec<String>, ProjectError> {
+pub(crate) fn remove_stale(project: &Project, stale: &[PathBuf]) -> Vec<String> {
     let mut said = Vec::new();
     for path in stale {
         let rel = project.rel(path);
@@ -36,7 +36,7 @@ pub(crate) fn remove_stale(project: &Project, stale: &[PathBuf]) -> Result<Vec<S
             Err(err) => format!("could not remove `{rel}`, a temporary file a stopped sync left behind: {err}"),
         });
     }
-    Ok(said)
+    said
 }
 
 /// The outputs (path → hash) the staged lockfiles among `stale` record: what a stopped sync

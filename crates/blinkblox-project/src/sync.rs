@@ -108,7 +108,7 @@ fn sync(
     let leftovers = if check_only {
         Vec::new()
     } else {
-        remove_stale(&project, &stale)?
+        remove_stale(&project, &stale)
     };
     if let Some(previous) = &previous {
         for schema in &previous.schemas {
@@ -253,7 +253,7 @@ fn commit_and_remove(
         .map_err(|(path, err)| ProjectError::io("write", &path, &err))?;
     for removal in &plan.removals {
         let path = &removal.path;
-        match writer::remove_output(path, &removal.inside, &removal.prune_stop)
+        match writer::remove_inside(path, &removal.inside, &removal.prune_stop)
             .map_err(|err| ProjectError::io("remove", path, &err))?
         {
             writer::Removal::Removed => outcome.removed.push(project.rel(path)),

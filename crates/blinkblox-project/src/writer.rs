@@ -2,7 +2,6 @@
 //! the manifest allows it. The writing and removing themselves are `blinkblox_fs`'s (atomic
 //! replacement, permissions kept, removal only inside the output folder), re-exported here.
 
-use std::io;
 use std::path::Path;
 
 pub use blinkblox_fs::remove::{Removal, remove_inside};
@@ -61,13 +60,6 @@ pub fn ensure_inside_project(path: &Path, root: &Path, allowed: bool, what: &str
         "point it at a folder inside the project (`{}`), or set `{what} = true` in blinkblox.toml if writing there is intended",
         paths::real(root).display()
     )))
-}
-
-/// Removes a file sync wrote earlier when its real folder lies inside the output folder
-/// `inside` (`blinkblox_fs::remove`), then every folder above it that became empty, up to
-/// (not including) `prune_stop`.
-pub fn remove_output(path: &Path, inside: &Path, prune_stop: &Path) -> io::Result<Removal> {
-    remove_inside(path, inside, prune_stop)
 }
 
 #[cfg(test)]
