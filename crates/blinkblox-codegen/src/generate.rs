@@ -6,12 +6,38 @@ use blinkblox_schema::model::Schema;
 use crate::{luau, typescript};
 
 /// Which optional outputs to produce besides the Server and Client modules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Targets {
     /// The shared Types module (exported types with `Read`/`Write`).
     pub types: bool,
     /// `.d.ts` declarations next to each Luau output.
     pub typescript: bool,
+    /// How game code requires each module where a project places it, written in the
+    /// module's header; empty when the place is not known (`blinkblox compile`).
+    pub requires: RequirePaths,
+}
+
+impl Targets {
+    /// These optional outputs, with no place known to write in the headers.
+    pub const fn outputs(types: bool, typescript: bool) -> Targets {
+        Targets {
+            types,
+            typescript,
+            requires: RequirePaths {
+                server: None,
+                client: None,
+                types: None,
+            },
+        }
+    }
+}
+
+/// The `require(...)` expression of each Luau module, where known.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RequirePaths {
+    pub server: Option<String>,
+    pub client: Option<String>,
+    pub types: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -58,12 +84,22 @@ pub struct GeneratedFile {
 ///
 /// With `targets.typescript` or the schema's `Typescript` option, a `.d.ts` follows
 /// each Luau output (`typescript::*_declarations`).
-pub fn generate(schema: &Schema, targets: Targets) -> Vec<GeneratedFile> {
+pub fn generate(schema: &Schema, targets: &Targets) -> Vec<GeneratedFile> {
     let mut files = server_and_client(schema);
+    let requires = &targets.requires;
+    for (file, require) in files.iter_mut().zip([&requires.server, &requires.client]) {
+        if let Some(require) = require {
+            file.contents = luau::banner::with_require(&file.contents, require);
+        }
+    }
     if targets.types {
+        let mut contents = luau::types_module::generate(schema);
+        if let Some(require) = &requires.types {
+            contents = luau::banner::with_require(&contents, require);
+        }
         files.push(GeneratedFile {
             kind: OutputKind::Types,
-            contents: luau::types_module::generate(schema),
+            contents,
         });
     }
     if targets.typescript || schema.options.typescript {

@@ -1,14 +1,16 @@
-//! `blinkblox init`: in a Rojo project, writes a commented `blinkblox.toml` whose output is
-//! a folder the project maps into ReplicatedStorage, and an example schema. Never
-//! overwrites anything.
+//! `blinkblox init`: in a Rojo project, writes a commented `blinkblox.toml` whose Client
+//! modules go to a folder the project maps into ReplicatedStorage and whose Server modules go
+//! to one it maps into ServerScriptService or ServerStorage (never replicated to clients),
+//! and an example schema. Never overwrites anything.
 
 use std::path::{Path, PathBuf};
 
 use crate::ProjectError;
 use crate::manifest::MANIFEST_NAME;
 use crate::paths;
-use crate::rojo::{self, RojoProject};
+use crate::rojo::{self, Mapping, RojoProject};
 use crate::writer;
+use blinkblox_codegen::require_expression;
 
 pub const EXAMPLE_SCHEMA: &str = "net/example.blink";
 
@@ -21,6 +23,12 @@ pub struct Initialized {
     pub output: String,
     /// The instance path that folder becomes.
     pub instance: String,
+    /// The Server modules' folder and instance path, when the project maps a server-only
+    /// folder; `None` keeps them with the Client modules.
+    pub server: Option<(String, String)>,
+    /// How a server script and a client script require the example schema's modules.
+    pub server_require: String,
+    pub client_require: String,
 }
 
 pub fn init(dir: &Path) -> Result<Initialized, ProjectError> {
@@ -45,14 +53,8 @@ pub fn init(dir: &Path) -> Result<Initialized, ProjectError> {
     };
     let project = RojoProject::load(&project_path)?;
     let project_name = paths::display_relative(&project_path, dir);
-    let shared = project
-        .mappings()?
-        .into_iter()
-        .filter(|mapping| mapping.instance.first().map(String::as_str) == Some("ReplicatedStorage"))
-        .filter(|mapping| paths::wally_folder_in(&mapping.dir, dir).is_none())
-        .filter(|mapping| paths::is_inside(&mapping.dir, dir))
-        .min_by_key(|mapping| (mapping.instance.len(), mapping.dir.clone()));
-    let Some(shared) = shared else {
+    let mappings = project.mappings()?;
+    let Some(shared) = closest_mapping(&mappings, dir, &["ReplicatedStorage"]) else {
         return Err(ProjectError::new(format!(
             "`{project_name}` maps no folder of this project into ReplicatedStorage, so the client could not require the generated modules"
         ))
@@ -63,9 +65,32 @@ pub fn init(dir: &Path) -> Result<Initialized, ProjectError> {
     let output = paths::display_relative(&shared.dir.join("Net"), dir);
     let mut instance = shared.instance.clone();
     instance.push("Net".into());
+    // The Server modules go where no client receives them, when the project maps such a folder.
+    let server_mapping = closest_mapping(&mappings, dir, &["ServerScriptService", "ServerStorage"]);
+    let server_instance = server_mapping.as_ref().map(|mapping| {
+        let mut instance = mapping.instance.clone();
+        instance.push("Net".into());
+        instance
+    });
+    let server = server_mapping
+        .as_ref()
+        .zip(server_instance.as_ref())
+        .map(|(mapping, instance)| {
+            (
+                paths::display_relative(&mapping.dir.join("Net"), dir),
+                instance.join("."),
+            )
+        });
+    let example = |instance: &[String], module: &str| {
+        let mut names: Vec<&str> = instance.iter().map(String::as_str).collect();
+        names.extend(["example", module]);
+        require_expression(&names)
+    };
+    let server_require = example(server_instance.as_deref().unwrap_or(&instance), "Server");
+    let client_require = example(&instance, "Client");
     let instance = instance.join(".");
 
-    let manifest = manifest_text(&output, &instance, &project_name);
+    let manifest = manifest_text(&output, &instance, server.as_ref(), &project_name);
     if let Some(parent) = schema_path.parent() {
         std::fs::create_dir_all(parent).map_err(|err| ProjectError::io("create", parent, &err))?;
     }
@@ -78,10 +103,45 @@ pub fn init(dir: &Path) -> Result<Initialized, ProjectError> {
         schema: schema_path,
         output,
         instance,
+        server,
+        server_require,
+        client_require,
     })
 }
 
-fn manifest_text(output: &str, instance: &str, project_name: &str) -> String {
+/// The project's folder mapped closest to the top of one of `services` (not one of Wally's
+/// folders, and inside the project): where init puts a side's modules.
+fn closest_mapping(mappings: &[Mapping], dir: &Path, services: &[&str]) -> Option<Mapping> {
+    mappings
+        .iter()
+        .filter(|mapping| {
+            mapping
+                .instance
+                .first()
+                .is_some_and(|service| services.contains(&service.as_str()))
+        })
+        .filter(|mapping| paths::wally_folder_in(&mapping.dir, dir).is_none())
+        .filter(|mapping| paths::is_inside(&mapping.dir, dir))
+        .min_by_key(|mapping| (mapping.instance.len(), mapping.dir.clone()))
+        .cloned()
+}
+
+fn manifest_text(output: &str, instance: &str, server: Option<&(String, String)>, project_name: &str) -> String {
+    let server_lines = match server {
+        Some((server_output, server_instance)) => format!(
+            r#"# The Server modules go where no client receives them: the server's checks and
+# handlers stay on the server. net/example.blink -> {server_output}/example/Server.luau,
+# the ModuleScript {server_instance}.example.Server.
+server_path = "{server_output}"
+# server_instance = "{server_instance}"
+"#
+        ),
+        None => r#"# The Server modules go with the Client modules, where every client receives them. Map a
+# folder into ServerScriptService or ServerStorage and name it here to keep them on the server:
+# server_instance = "ServerScriptService.Net"
+"#
+        .to_string(),
+    };
     format!(
         r#"# blinkblox.toml: how `blinkblox sync` builds this game's networking modules.
 
@@ -91,12 +151,12 @@ include = ["net/*.blink"]
 exclude = []
 
 [output]
-# Each schema becomes a folder here: net/example.blink -> {output}/example/Server.luau, Client.luau.
-# Rojo turns them into ModuleScripts at {instance}.example.Server / .Client.
+# Each schema becomes a folder here: net/example.blink -> {output}/example/Client.luau.
+# Rojo turns it into the ModuleScript {instance}.example.Client, which clients require.
 path = "{output}"
 # Or name the instance and let sync find its folder through the Rojo project:
 # instance = "{instance}"
-# Also write a Types module and roblox-ts declarations for every schema:
+{server_lines}# Also write a Types module and roblox-ts declarations for every schema:
 # types = true
 # typescript = true
 
@@ -112,7 +172,8 @@ project = "{project_name}"
 }
 
 const EXAMPLE_SCHEMA_TEXT: &str = r#"-- An example schema. `blinkblox sync` compiles it into a Server and a Client module;
--- require them from a server script and a client script.
+-- require them from a server script and a client script (`blinkblox init` and
+-- `blinkblox sync --verbose` print the exact `require` lines, and each module's header has its own).
 
 type Message = string(1..200)
 
@@ -162,8 +223,24 @@ mod tests {
         let done = init(dir).expect("init");
         assert_eq!(done.output, "src/shared/Net");
         assert_eq!(done.instance, "ReplicatedStorage.Shared.Net");
+        assert_eq!(
+            done.server,
+            Some(("src/server/Net".into(), "ServerScriptService.Server.Net".into()))
+        );
+        assert_eq!(
+            done.server_require,
+            r#"require(game:GetService("ServerScriptService").Server.Net.example.Server)"#
+        );
+        assert_eq!(
+            done.client_require,
+            r#"require(game:GetService("ReplicatedStorage").Shared.Net.example.Client)"#
+        );
         let manifest = Manifest::load(&done.manifest).expect("the written manifest loads");
         assert_eq!(manifest.output.location, OutputLocation::Path("src/shared/Net".into()));
+        assert_eq!(
+            manifest.output.server,
+            Some(OutputLocation::Path("src/server/Net".into()))
+        );
         assert!(done.schema.is_file());
 
         let again = init(dir).unwrap_err();

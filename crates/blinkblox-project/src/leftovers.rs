@@ -13,6 +13,9 @@ use crate::writer;
 /// The stale temporary files of the project.
 pub(crate) fn stale_temp_files(project: &Project) -> Vec<PathBuf> {
     let mut stale = writer::stale_temp_files(&project.output_dir, true);
+    if project.server_apart() {
+        stale.extend(writer::stale_temp_files(&project.server_dir, true));
+    }
     stale.extend(writer::stale_temp_files(project.root(), false));
     stale
 }

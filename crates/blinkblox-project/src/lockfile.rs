@@ -31,6 +31,8 @@ pub struct Lockfile {
     pub manifest: String,
     /// The output folder every schema folder is in.
     pub output: String,
+    /// The folder of the Server modules, when the manifest gives them one of their own.
+    pub server_output: Option<String>,
     /// The Rojo project file, when the output location was resolved through it.
     pub rojo_project: Option<FileHash>,
     /// The Wally package `blinkblox package` makes from the outputs, when the manifest has
@@ -88,6 +90,7 @@ struct RawLockfile {
     compiler: String,
     manifest: String,
     output: String,
+    server_output: Option<String>,
     rojo_project: Option<FileHash>,
     package: Option<LockedPackage>,
     #[serde(default)]
@@ -197,6 +200,7 @@ impl Lockfile {
             compiler: raw.compiler,
             manifest: raw.manifest,
             output: raw.output,
+            server_output: raw.server_output,
             rojo_project: raw.rojo_project,
             package: raw.package,
             schemas: raw.schema,
@@ -224,6 +228,9 @@ impl Lockfile {
         out.push_str(&format!("compiler = {}\n", quote(&self.compiler)));
         out.push_str(&format!("manifest = {}\n", quote(&self.manifest)));
         out.push_str(&format!("output = {}\n", quote(&self.output)));
+        if let Some(server_output) = &self.server_output {
+            out.push_str(&format!("server-output = {}\n", quote(server_output)));
+        }
         if let Some(project) = &self.rojo_project {
             out.push_str(&format!(
                 "rojo-project = {{ path = {}, sha256 = {} }}\n",
@@ -305,6 +312,7 @@ mod tests {
             compiler: compiler_version(),
             manifest: content_hash(b"[schemas]"),
             output: "src/shared/Net".into(),
+            server_output: None,
             rojo_project: Some(FileHash {
                 path: "default.project.json".into(),
                 sha256: content_hash(b"{}"),

@@ -47,7 +47,13 @@ pub struct SchemaGlobs {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
+    /// Where each schema's Client module goes (with its Types module and declarations):
+    /// a place clients can require from.
     pub location: OutputLocation,
+    /// `server_path` / `server_instance`: where each schema's Server module goes, so that
+    /// the server's checks and handlers are not replicated to every client. `None` keeps
+    /// the Server modules next to the Client modules, as projects made before it do.
+    pub server: Option<OutputLocation>,
     /// Emit the Types module for every schema (a schema's `TypesOutput` also asks for it).
     pub types: bool,
     /// Emit `.d.ts` declarations for every schema (a schema's `Typescript` also asks).
@@ -110,6 +116,8 @@ struct RawSchemas {
 struct RawOutput {
     path: Option<toml::Spanned<String>>,
     instance: Option<toml::Spanned<String>>,
+    server_path: Option<toml::Spanned<String>>,
+    server_instance: Option<toml::Spanned<String>>,
     #[serde(default)]
     types: bool,
     #[serde(default)]
@@ -136,7 +144,15 @@ const TABLE_KEYS: [(&str, &[&str]); 6] = [
     ),
     (
         "output",
-        &["path", "instance", "types", "typescript", "allow_outside_project"],
+        &[
+            "path",
+            "instance",
+            "server_path",
+            "server_instance",
+            "types",
+            "typescript",
+            "allow_outside_project",
+        ],
     ),
     ("rojo", &["project"]),
     ("options", &[]),
@@ -155,6 +171,8 @@ const TABLE_KEYS: [(&str, &[&str]); 6] = [
             "private",
             "include",
             "exclude",
+            "formats",
+            "pesde_name",
         ],
     ),
 ];
@@ -228,40 +246,16 @@ impl Manifest {
                 ),
             );
         };
-        let location = match (raw_output.path, raw_output.instance) {
-            (Some(path), None) => {
-                let span = path.span();
-                let value = path.into_inner();
-                if value.trim().is_empty() {
-                    return Err(at(span, "`[output] path` is empty".to_string()));
-                }
-                OutputLocation::Path(value)
-            }
-            (None, Some(instance)) => {
-                let span = instance.span();
-                let value = instance.into_inner();
-                if value.split('.').any(|segment| segment.trim().is_empty()) {
-                    return Err(at(
-                        span,
-                        format!("`[output] instance = \"{value}\"` is not an instance path"),
-                    )
-                    .with_help("write names separated by dots, e.g. `ReplicatedStorage.Shared.Net`"));
-                }
-                OutputLocation::Instance(value)
-            }
-            (Some(path), Some(_)) => {
-                return Err(
-                    at(path.span(), "`[output]` sets both `path` and `instance`".to_string())
-                        .with_help("keep one: `path` is a folder on disk, `instance` a Rojo instance path"),
-                );
-            }
-            (None, None) => {
+        let location = match location_of(&at, "", raw_output.path, raw_output.instance)? {
+            Some(location) => location,
+            None => {
                 return Err(
                     ProjectError::new(format!("{name}: `[output]` needs `path` or `instance`"))
                         .with_help("e.g. `path = \"src/shared/Net\"` or `instance = \"ReplicatedStorage.Shared.Net\"`"),
                 );
             }
         };
+        let server = location_of(&at, "server_", raw_output.server_path, raw_output.server_instance)?;
 
         let mut options = Vec::new();
         for (option, value) in raw.options {
@@ -298,6 +292,7 @@ impl Manifest {
             schemas,
             output: Output {
                 location,
+                server,
                 types: raw_output.types,
                 typescript: raw_output.typescript,
                 allow_outside_project: raw_output.allow_outside_project,
@@ -306,6 +301,46 @@ impl Manifest {
             options,
             package: raw.package,
         })
+    }
+}
+
+/// One output location of `[output]`: `{prefix}path` or `{prefix}instance`, at most one
+/// of them; `None` when neither is set.
+fn location_of(
+    at: &dyn Fn(Range<usize>, String) -> ProjectError,
+    prefix: &str,
+    path: Option<toml::Spanned<String>>,
+    instance: Option<toml::Spanned<String>>,
+) -> Result<Option<OutputLocation>, ProjectError> {
+    match (path, instance) {
+        (Some(path), None) => {
+            let span = path.span();
+            let value = path.into_inner();
+            if value.trim().is_empty() {
+                return Err(at(span, format!("`[output] {prefix}path` is empty")));
+            }
+            Ok(Some(OutputLocation::Path(value)))
+        }
+        (None, Some(instance)) => {
+            let span = instance.span();
+            let value = instance.into_inner();
+            if value.split('.').any(|segment| segment.trim().is_empty()) {
+                return Err(at(
+                    span,
+                    format!("`[output] {prefix}instance = \"{value}\"` is not an instance path"),
+                )
+                .with_help("write names separated by dots, e.g. `ReplicatedStorage.Shared.Net`"));
+            }
+            Ok(Some(OutputLocation::Instance(value)))
+        }
+        (Some(path), Some(_)) => Err(at(
+            path.span(),
+            format!("`[output]` sets both `{prefix}path` and `{prefix}instance`"),
+        )
+        .with_help(format!(
+            "keep one: `{prefix}path` is a folder on disk, `{prefix}instance` a Rojo instance path"
+        ))),
+        (None, None) => Ok(None),
     }
 }
 

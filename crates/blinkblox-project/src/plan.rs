@@ -59,18 +59,6 @@ pub fn plan(
         .map(|lock| lock.outputs().map(|o| (o.path.as_str(), o.sha256.as_str())).collect())
         .unwrap_or_default();
     let mut plan = Plan::default();
-    // Emptied folders are pruned up to the output folder; when the output folder itself
-    // moved, the old one goes too once empty.
-    // A lockfile is input like any other: an old output folder outside the project (or the
-    // project's own folder) prunes nothing above the current output folder.
-    let prune_stop = match previous.map(|lock| paths::normalize(&root.join(&lock.output))) {
-        Some(old) if old != paths::normalize(&project.output_dir) => old
-            .parent()
-            .map(Path::to_path_buf)
-            .filter(|parent| paths::is_inside(parent, root))
-            .unwrap_or_else(|| project.output_dir.clone()),
-        _ => project.output_dir.clone(),
-    };
     for file in files {
         writer::ensure_not_in_packages(&file.path, root)?;
         writer::ensure_inside_project(
@@ -144,9 +132,9 @@ pub fn plan(
             ));
             continue;
         }
-        let Some(inside) = output_folders
+        let Some((inside, prune_stop)) = output_folders
             .iter()
-            .find(|folder| path.starts_with(folder) && path != **folder)
+            .find(|(folder, _)| path.starts_with(folder) && path != *folder)
             .cloned()
         else {
             plan.warnings.push(format!(
@@ -159,7 +147,7 @@ pub fn plan(
             Some(disk) if disk == recorded_hash => plan.removals.push(Removal {
                 path,
                 inside,
-                prune_stop: prune_stop.clone(),
+                prune_stop,
             }),
             Some(_) => plan.warnings.push(format!(
                 "`{rel}` is no longer generated but was edited by hand, so sync left it in place; delete it if it is not needed"
@@ -174,21 +162,35 @@ fn is_output_name(name: &str) -> bool {
     OutputKind::ALL.iter().any(|kind| kind.file_name() == name)
 }
 
-/// The folders sync may remove outputs from: the output folder, and the previous
-/// lockfile's one when the project moved it — but only when that one is inside the project,
-/// since the lockfile is a file anyone can edit.
-fn removable_folders(project: &Project, previous: Option<&Lockfile>) -> Vec<PathBuf> {
+/// The folders sync may remove outputs from, each with where pruning the folders a removal
+/// empties stops: the output folders (the Server modules' too), pruned up to themselves,
+/// and the previous lockfile's ones when the project moved them, pruned up to their parent
+/// so an emptied old folder goes too — but only when they are inside the project, since
+/// the lockfile is a file anyone can edit.
+fn removable_folders(project: &Project, previous: Option<&Lockfile>) -> Vec<(PathBuf, PathBuf)> {
     let root = paths::normalize(project.root());
-    let mut folders = vec![paths::normalize(&project.output_dir)];
-    if let Some(previous) = previous {
-        let old = paths::normalize(&root.join(&previous.output));
+    let mut folders: Vec<(PathBuf, PathBuf)> = [&project.output_dir, &project.server_dir]
+        .into_iter()
+        .map(|dir| (paths::normalize(dir), paths::normalize(dir)))
+        .collect();
+    let Some(previous) = previous else {
+        return folders;
+    };
+    let old_folders = [Some(&previous.output), previous.server_output.as_ref()];
+    for old in old_folders.into_iter().flatten() {
+        let old = paths::normalize(&root.join(old));
         let inside = paths::relative_to(&old, &root).is_some_and(|rel| {
             rel.components()
                 .next()
                 .is_some_and(|first| first != Component::ParentDir)
         });
-        if inside && !folders.contains(&old) {
-            folders.push(old);
+        if inside && !folders.iter().any(|(folder, _)| *folder == old) {
+            let stop = old
+                .parent()
+                .map(Path::to_path_buf)
+                .filter(|parent| paths::is_inside(parent, &root))
+                .unwrap_or_else(|| old.clone());
+            folders.push((old, stop));
         }
     }
     folders
@@ -277,6 +279,18 @@ fn lock_differences(old: &Lockfile, new: &Lockfile) -> Vec<String> {
         out.push(format!(
             "the output folder moved from `{}` to `{}`",
             old.output, new.output
+        ));
+    }
+    if old.server_output != new.server_output {
+        let show = |folder: &Option<String>| {
+            folder
+                .as_deref()
+                .map_or("the output folder".to_string(), |f| format!("`{f}`"))
+        };
+        out.push(format!(
+            "the Server modules' folder moved from {} to {}",
+            show(&old.server_output),
+            show(&new.server_output)
         ));
     }
     if old.rojo_project != new.rojo_project {

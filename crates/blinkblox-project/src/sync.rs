@@ -16,7 +16,7 @@ use crate::schema_rules::{ignored_options, refuse_shared_remote_scopes, warnings
 use crate::schemas::SchemaEntry;
 use crate::writer::{self, BeforeRename};
 use crate::{ProjectError, compile, paths};
-use blinkblox_codegen::{self as codegen, Outputs, Targets};
+use blinkblox_codegen::{self as codegen, Outputs, RequirePaths, Targets};
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SyncFlags {
@@ -44,6 +44,9 @@ pub struct SyncOutcome {
     pub warnings: Vec<String>,
     /// Schemas that compiled with warnings.
     pub reports: Vec<SchemaReport>,
+    /// How game code requires each schema's modules (the schema's path, relative to the
+    /// manifest, and its modules' `require` expressions), where Rojo places them.
+    pub requires: Vec<(String, RequirePaths)>,
 }
 
 #[derive(Debug, Clone)]
@@ -137,6 +140,7 @@ fn sync(
                     .chain(leftovers)
                     .collect(),
                 reports,
+                requires: requires_of(&project),
                 ..SyncOutcome::default()
             });
         }
@@ -190,6 +194,7 @@ fn sync(
         left: plan.left.clone(),
         reports,
         warnings: project.warnings.iter().cloned().chain(schema_warnings).collect(),
+        requires: requires_of(&project),
         ..SyncOutcome::default()
     };
     outcome.warnings.extend(plan.warnings.iter().cloned());
@@ -267,6 +272,15 @@ fn commit_and_remove(
     Ok(())
 }
 
+/// Each schema's `require` expressions, in the schemas' order.
+fn requires_of(project: &Project) -> Vec<(String, RequirePaths)> {
+    project
+        .schemas
+        .iter()
+        .map(|schema| (schema.rel_path.clone(), project.requires_of(schema)))
+        .collect()
+}
+
 /// Whether the lockfile still describes the disk: same compiler, manifest and project
 /// file, the same schemas with the same contents and imports, every output as recorded.
 /// Reads and hashes files; compiles nothing.
@@ -280,6 +294,7 @@ pub fn is_up_to_date(project: &Project, lock: &Lockfile) -> bool {
         || lock.manifest != lockfile::content_hash(project.manifest.text.as_bytes())
         || lock.rojo_project != project.locked_project_file()
         || lock.output != project.rel(&project.output_dir)
+        || lock.server_output != project.server_apart().then(|| project.rel(&project.server_dir))
         || lock.schemas.len() != project.schemas.len()
     {
         return false;
@@ -345,6 +360,7 @@ fn compile_one(project: &Project, entry: &SchemaEntry) -> Result<Compiled, Proje
     let targets = Targets {
         types: project.manifest.output.types,
         typescript: project.manifest.output.typescript,
+        requires: project.requires_of(entry),
     };
     let mut output = compile::compile_schema(
         &entry.path,
@@ -406,7 +422,9 @@ fn build(
     let mut files = Vec::new();
     let mut outputs = Vec::new();
     for generated in std::mem::take(&mut compiled.files) {
-        let path = folder.join(generated.kind.file_name());
+        let path = project
+            .folder_of(entry, generated.kind)
+            .join(generated.kind.file_name());
         outputs.push(FileHash {
             path: project.rel(&path),
             sha256: lockfile::content_hash(generated.contents.as_bytes()),
@@ -459,15 +477,18 @@ fn build_lockfile(project: &Project, compiled: Vec<Compiled>) -> Result<(Lockfil
         files.extend(outputs);
     }
     let package =
-        crate::wally::record_for_sync(&project.manifest, &project.output_dir, &files)?.map(|record| LockedPackage {
-            name: record.name,
-            version: record.version,
-            sha256: record.sha256,
+        crate::wally::record_for_sync(&project.manifest, &files, |path| project.module_rel(path))?.map(|record| {
+            LockedPackage {
+                name: record.name,
+                version: record.version,
+                sha256: record.sha256,
+            }
         });
     let lock = Lockfile {
         compiler: lockfile::compiler_version(),
         manifest: lockfile::content_hash(project.manifest.text.as_bytes()),
         output: project.rel(&project.output_dir),
+        server_output: project.server_apart().then(|| project.rel(&project.server_dir)),
         rojo_project: project.locked_project_file(),
         package,
         schemas,
@@ -576,7 +597,13 @@ mod tests {
         assert!(matches!(locked, Err(SyncError::Locked { .. })), "{locked:?}");
         let outcome = run(load(), SyncFlags::default()).result.expect("recovering sync");
         assert_eq!(outcome.written, vec!["src/shared/Net/chat/Client.luau".to_string()]);
-        assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+        // The fixture keeps its Server modules with the Client modules, which is a warning of
+        // its own; nothing is said of the modules the stopped sync wrote.
+        assert!(
+            outcome.warnings.iter().all(|warning| !warning.contains("/chat/")),
+            "{:?}",
+            outcome.warnings
+        );
         assert!(std::fs::read_to_string(&client).expect("read").contains("Whisper"));
         assert!(stray().is_empty(), "temporary files left: {:?}", stray());
     }

@@ -2,7 +2,7 @@
 //! the lockfile keeps of the package its modules make (so `--locked` notices a change).
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use blinkblox_package::{PackageSpec, SchemaModules, build};
 
@@ -42,11 +42,13 @@ pub struct PackageRecord {
     pub sha256: String,
 }
 
-/// The package record for a sync that generated `files` into `output_dir`.
+/// The package record for a sync that generated `files`, `module_rel` giving each file's
+/// path inside the package (`combat/Server.luau`): a package holds each schema's modules in
+/// one folder, wherever the project places its Server modules.
 pub fn record_for_sync(
     manifest: &Manifest,
-    output_dir: &Path,
     files: &[OutputFile],
+    module_rel: impl Fn(&Path) -> Option<PathBuf>,
 ) -> Result<Option<PackageRecord>, ProjectError> {
     if manifest.package.is_none() {
         return Ok(None);
@@ -54,7 +56,7 @@ pub fn record_for_sync(
     let spec = spec_of(manifest)?;
     let mut by_folder: BTreeMap<String, SchemaModules> = BTreeMap::new();
     for file in files {
-        let Some(rel) = paths::relative_to(&file.path, output_dir) else {
+        let Some(rel) = module_rel(&file.path) else {
             continue;
         };
         let rel = paths::slash(&rel);
@@ -103,23 +105,30 @@ mod tests {
 
     fn outputs() -> Vec<OutputFile> {
         [
-            "combat/Server.luau",
-            "combat/Client.luau",
-            "combat/Server.d.ts",
-            "chat/Client.luau",
+            "server/combat/Server.luau",
+            "out/combat/Client.luau",
+            "server/combat/Server.d.ts",
+            "out/chat/Client.luau",
         ]
         .iter()
         .map(|rel| OutputFile {
-            path: Path::new("/p/out").join(rel),
+            path: Path::new("/p").join(rel),
             contents: format!("-- {rel}\nreturn {{}}\n"),
         })
         .collect()
     }
 
+    /// Server modules in `/p/server`, the rest in `/p/out`, as a project placing them apart.
+    fn module_rel(path: &Path) -> Option<PathBuf> {
+        ["/p/server", "/p/out"]
+            .iter()
+            .find_map(|base| path.strip_prefix(base).ok().map(Path::to_path_buf))
+    }
+
     #[test]
     fn the_sync_record_is_the_hash_of_the_zip_package_writes() {
         let with = manifest("[package]\nname = \"studio/net\"\nversion = \"1.0.0\"\n");
-        let record = record_for_sync(&with, Path::new("/p/out"), &outputs())
+        let record = record_for_sync(&with, &outputs(), module_rel)
             .expect("record")
             .expect("a [package] table");
         assert_eq!((record.name.as_str(), record.version.as_str()), ("studio/net", "1.0.0"));
@@ -128,14 +137,20 @@ mod tests {
         let schemas = vec![
             SchemaModules {
                 folder: "chat".into(),
-                files: vec![("Client.luau".into(), b"-- chat/Client.luau\nreturn {}\n".to_vec())],
+                files: vec![("Client.luau".into(), b"-- out/chat/Client.luau\nreturn {}\n".to_vec())],
             },
             SchemaModules {
                 folder: "combat".into(),
                 files: vec![
-                    ("Client.luau".into(), b"-- combat/Client.luau\nreturn {}\n".to_vec()),
-                    ("Server.d.ts".into(), b"-- combat/Server.d.ts\nreturn {}\n".to_vec()),
-                    ("Server.luau".into(), b"-- combat/Server.luau\nreturn {}\n".to_vec()),
+                    ("Client.luau".into(), b"-- out/combat/Client.luau\nreturn {}\n".to_vec()),
+                    (
+                        "Server.d.ts".into(),
+                        b"-- server/combat/Server.d.ts\nreturn {}\n".to_vec(),
+                    ),
+                    (
+                        "Server.luau".into(),
+                        b"-- server/combat/Server.luau\nreturn {}\n".to_vec(),
+                    ),
                 ],
             },
         ];
@@ -144,11 +159,11 @@ mod tests {
         assert_eq!(record.sha256.len(), 64);
 
         assert_eq!(
-            record_for_sync(&manifest(""), Path::new("/p/out"), &outputs()).expect("ok"),
+            record_for_sync(&manifest(""), &outputs(), module_rel).expect("ok"),
             None
         );
         let bad = manifest("[package]\nname = \"Studio/net\"\nversion = \"1.0.0\"\n");
-        let err = record_for_sync(&bad, Path::new("/p/out"), &outputs()).unwrap_err();
+        let err = record_for_sync(&bad, &outputs(), module_rel).unwrap_err();
         assert!(err.message.starts_with("blinkblox.toml:6: [package] name"), "{err}");
     }
 }

@@ -28,16 +28,13 @@ pub struct CompilerComparison {
 /// Blink's dialect. BlinkBlox's time is its check and generation, the stages the compile step
 /// runs before the Luau compile check.
 pub fn compare_with_blink(schemas: &[SchemaPair], blink: &BlinkCompile<'_>) -> Vec<CompilerComparison> {
-    let targets = Targets {
-        types: false,
-        typescript: false,
-    };
+    let targets = Targets::default();
     schemas
         .iter()
         .map(|pair| {
             let blinkblox_ms = median_ms(|| {
                 if let Some(schema) = check_source(&pair.name, &pair.blinkblox).schema {
-                    std::hint::black_box(generate(&schema, targets));
+                    std::hint::black_box(generate(&schema, &targets));
                 }
             });
             let blink_ms = match blink(&pair.theirs) {

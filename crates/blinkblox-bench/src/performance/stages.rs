@@ -71,12 +71,9 @@ pub fn time_schema(name: &str, text: &str, declarations: usize) -> CompilerRow {
     let check = median_ms(|| {
         std::hint::black_box(check_source(name, text));
     });
-    let targets = Targets {
-        types: false,
-        typescript: false,
-    };
+    let targets = Targets::default();
     let generate_ms = median_ms(|| {
-        std::hint::black_box(generate(&schema, targets));
+        std::hint::black_box(generate(&schema, &targets));
     });
     CompilerRow {
         schema: name.to_string(),

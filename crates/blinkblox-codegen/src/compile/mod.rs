@@ -27,7 +27,7 @@ pub enum Source<'a> {
 }
 
 /// What to produce.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outputs {
     /// Check only (`blinkblox check`): modules are generated only when the schema holds data
     /// large or deep enough that Luau could reject them.
@@ -93,8 +93,9 @@ pub fn compile(source: Source<'_>, settings: &CheckSettings, outputs: Outputs) -
                 let targets = Targets {
                     types: targets.types || schema.options.types_output.is_some(),
                     typescript: targets.typescript || schema.options.typescript,
+                    requires: targets.requires,
                 };
-                files = generate(schema, targets);
+                files = generate(schema, &targets);
                 luau_check::check(schema, &files)
             }
         };

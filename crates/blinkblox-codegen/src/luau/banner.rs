@@ -27,6 +27,22 @@ pub fn header(b: &mut CodeBuilder, what: &str) {
     b.line("");
 }
 
+/// The module `text` ([`header`]'s output) with a line after the banner saying how game code
+/// requires it, `require` being the `require(...)` expression of where a project places it.
+pub fn with_require(text: &str, require: &str) -> String {
+    let line = format!("-- Require it with: {require}\n");
+    let mut out = String::with_capacity(text.len() + line.len());
+    let mut inserted = false;
+    for piece in text.split_inclusive('\n') {
+        out.push_str(piece);
+        if !inserted && is_banner(piece.trim_end_matches(['\r', '\n'])) {
+            out.push_str(&line);
+            inserted = true;
+        }
+    }
+    out
+}
+
 /// Whether `line` is the banner [`header`] writes (of any version and module kind): how a
 /// generated module is told from a hand-written file of the same name.
 pub fn is_banner(line: &str) -> bool {

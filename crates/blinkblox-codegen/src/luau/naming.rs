@@ -95,6 +95,27 @@ pub fn channel_name(reliability: Reliability) -> &'static str {
     }
 }
 
+/// The `require(...)` expression of the ModuleScript at an instance path whose first name is
+/// a service (`["ReplicatedStorage", "Shared", "Net", "combat", "Client"]`): names that are
+/// not identifiers are indexed with a string.
+pub fn require_expression<S: AsRef<str>>(instance: &[S]) -> String {
+    let Some((service, rest)) = instance.split_first() else {
+        return "require(game)".to_string();
+    };
+    let mut out = format!("require(game:GetService({})", string_literal(service.as_ref()));
+    for name in rest {
+        let name = name.as_ref();
+        if is_identifier(name) {
+            out.push('.');
+            out.push_str(name);
+        } else {
+            out.push_str(&format!("[{}]", string_literal(name)));
+        }
+    }
+    out.push(')');
+    out
+}
+
 /// Whether `name` can be written bare as a Luau identifier.
 pub fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();

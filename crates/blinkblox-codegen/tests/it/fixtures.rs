@@ -13,10 +13,7 @@ use blinkblox_codegen::{GeneratedFile, OutputKind, Outputs, Source, Targets, com
 use blinkblox_luau::Simulation;
 use blinkblox_schema::{CheckSettings, check_file};
 
-const WITH_TYPES: Targets = Targets {
-    types: true,
-    typescript: false,
-};
+const WITH_TYPES: Targets = Targets::outputs(true, false);
 
 fn valid_fixtures() -> Vec<PathBuf> {
     let paths = valid_schema_fixtures();
@@ -83,8 +80,8 @@ fn generation_is_deterministic() {
             continue;
         };
         assert_eq!(
-            generate(&schema, WITH_TYPES),
-            generate(&schema, WITH_TYPES),
+            generate(&schema, &WITH_TYPES),
+            generate(&schema, &WITH_TYPES),
             "{}",
             path.display()
         );

@@ -25,13 +25,7 @@ pub struct Modules {
 }
 
 pub fn modules_of(schema: &Schema) -> Modules {
-    modules_in(&generate(
-        schema,
-        Targets {
-            types: true,
-            typescript: false,
-        },
-    ))
+    modules_in(&generate(schema, &Targets::outputs(true, false)))
 }
 
 /// The Server, Client and (when generated) Types modules among generated files.
@@ -58,10 +52,7 @@ pub fn compile(text: &str) -> Modules {
             text,
         },
         &CheckSettings::default(),
-        Outputs::Modules(Targets {
-            types: true,
-            typescript: false,
-        }),
+        Outputs::Modules(Targets::outputs(true, false)),
     );
     assert!(!compiled.has_errors(), "schema has errors: {:#?}", compiled.diagnostics);
     modules_in(&compiled.files)

@@ -105,10 +105,7 @@ fn every_schema() -> Vec<PathBuf> {
     paths
 }
 
-const WITH_TYPES: Targets = Targets {
-    types: true,
-    typescript: false,
-};
+const WITH_TYPES: Targets = Targets::outputs(true, false);
 
 /// A module as the checker sees it: the checker cannot follow `require` of an Instance path,
 /// so the Future and Promise libraries' requires are given the libraries' declared types

@@ -22,21 +22,15 @@ fn declarations_of(path: &Path) -> Vec<GeneratedFile> {
     let Some(schema) = output.schema else {
         panic!("{} has errors: {:#?}", path.display(), output.diagnostics);
     };
-    generate(
-        &schema,
-        Targets {
-            types: true,
-            typescript: true,
-        },
-    )
-    .into_iter()
-    .filter(|file| {
-        matches!(
-            file.kind,
-            OutputKind::ServerDts | OutputKind::ClientDts | OutputKind::TypesDts
-        )
-    })
-    .collect()
+    generate(&schema, &Targets::outputs(true, true))
+        .into_iter()
+        .filter(|file| {
+            matches!(
+                file.kind,
+                OutputKind::ServerDts | OutputKind::ClientDts | OutputKind::TypesDts
+            )
+        })
+        .collect()
 }
 
 fn kinds(files: &[GeneratedFile]) -> Vec<OutputKind> {
@@ -59,15 +53,9 @@ fn golden_declarations() {
 fn declarations_come_with_the_target_or_the_option() {
     let plain = "event E { From: Client, Type: Reliable, Call: SingleSync, Data: u8 }";
     let schema = check_source("a.blink", plain).schema.expect("valid");
-    let none = generate(&schema, Targets::default());
+    let none = generate(&schema, &Targets::default());
     assert_eq!(kinds(&none), vec![OutputKind::Server, OutputKind::Client]);
-    let asked = generate(
-        &schema,
-        Targets {
-            types: false,
-            typescript: true,
-        },
-    );
+    let asked = generate(&schema, &Targets::outputs(false, true));
     assert_eq!(
         kinds(&asked),
         vec![
@@ -80,13 +68,7 @@ fn declarations_come_with_the_target_or_the_option() {
     let with_option = check_source("b.blink", &format!("option Typescript = true\n{plain}"))
         .schema
         .expect("valid");
-    let files = generate(
-        &with_option,
-        Targets {
-            types: true,
-            typescript: false,
-        },
-    );
+    let files = generate(&with_option, &Targets::outputs(true, false));
     assert_eq!(
         kinds(&files),
         vec![
@@ -99,16 +81,7 @@ fn declarations_come_with_the_target_or_the_option() {
         ]
     );
     // Deterministic, like the Luau outputs.
-    assert_eq!(
-        files,
-        generate(
-            &with_option,
-            Targets {
-                types: true,
-                typescript: false
-            }
-        )
-    );
+    assert_eq!(files, generate(&with_option, &Targets::outputs(true, false)));
 }
 
 /// `tsc` from the project-local install (`.ci/run` puts it in target/npm), else PATH.
@@ -264,13 +237,7 @@ fn declarations_match_the_api_tables_of_the_modules() {
         let Some(schema) = output.schema else {
             panic!("{} has errors: {:#?}", path.display(), output.diagnostics);
         };
-        let files = generate(
-            &schema,
-            Targets {
-                types: true,
-                typescript: true,
-            },
-        );
+        let files = generate(&schema, &Targets::outputs(true, true));
         let text = |kind: OutputKind| {
             files
                 .iter()

@@ -53,15 +53,12 @@ fn formatted_copy(from: &Path) -> (tempfile::TempDir, Vec<PathBuf>) {
 /// Compiles `rel` on both sides and requires the same outputs, byte for byte, and the
 /// same diagnostics.
 fn same_modules(temp: &Path, rel: &Path) -> bool {
-    let outputs = Outputs::Modules(Targets {
-        types: true,
-        typescript: true,
-    });
+    let outputs = Outputs::Modules(Targets::outputs(true, true));
     let [original, formatted] = ["original", "formatted"].map(|side| {
         compile(
             Source::File(&temp.join(side).join(rel)),
             &CheckSettings::default(),
-            outputs,
+            outputs.clone(),
         )
     });
     let codes = |compiled: &blinkblox_codegen::Compiled| -> Vec<(&'static str, String)> {

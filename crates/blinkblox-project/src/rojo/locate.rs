@@ -36,12 +36,15 @@ impl RojoProject {
     /// lies inside a mapped `$path`. `None` when Rojo would not see it. Of several mapped
     /// folders holding it, the deepest decides (the last listed, of equally deep ones).
     pub fn instance_path_of(&self, dir: &Path) -> Result<Option<String>, ProjectError> {
+        Ok(self.instance_names_of(dir)?.map(|instance| instance.join(".")))
+    }
+
+    /// [`RojoProject::instance_path_of`] as names, one an instance (a name may hold a dot).
+    pub fn instance_names_of(&self, dir: &Path) -> Result<Option<Vec<String>>, ProjectError> {
         let dir = paths::normalize(dir);
         let mut walk = Walk::default();
         let found = walk.locate_in(self, &dir, 0)?;
-        Ok(found
-            .and_then(|found| found.instance)
-            .map(|instance| instance.join(".")))
+        Ok(found.and_then(|found| found.instance))
     }
 }
 

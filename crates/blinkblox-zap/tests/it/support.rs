@@ -40,10 +40,7 @@ pub fn compile_blink(name: &str, text: &str) -> Compiled {
     blinkblox_codegen::compile(
         Source::Text { name, text },
         &CheckSettings::default(),
-        Outputs::Modules(Targets {
-            types: true,
-            typescript: true,
-        }),
+        Outputs::Modules(Targets::outputs(true, true)),
     )
 }
 

@@ -21,10 +21,16 @@ pub fn run(args: InitArgs, out: &Output) -> ExitCode {
         Ok(done) => {
             out.status(&format!("created {}", paths::display_relative(&done.manifest, &dir)));
             out.status(&format!("created {}", paths::display_relative(&done.schema, &dir)));
+            let server = match &done.server {
+                Some((folder, instance)) => format!("Server modules to {folder} ({instance})"),
+                None => "Server modules with them".to_string(),
+            };
             out.status(&format!(
-                "generated modules will go to {} ({}); run `blinkblox sync`",
+                "Client modules will go to {} ({}), {server}; run `blinkblox sync`, then require them:",
                 done.output, done.instance
             ));
+            out.status(&format!("  in a server script: local Net = {}", done.server_require));
+            out.status(&format!("  in a client script: local Net = {}", done.client_require));
             out.exit_code(false)
         }
         Err(err) => {

@@ -124,6 +124,13 @@ fn report(run: &SyncRun, took: Duration, watching: bool, out: &Output) -> bool {
             if outcome.lockfile_written {
                 out.detail("  wrote blinkblox.lock");
             }
+            for (schema, requires) in &outcome.requires {
+                for (side, require) in [("server", &requires.server), ("client", &requires.client)] {
+                    if let Some(require) = require {
+                        out.detail(&format!("  {schema}, {side}: local Net = {require}"));
+                    }
+                }
+            }
             let tail = if watching { WATCHING } else { "" };
             out.status(&format!("{}{tail}", summary(outcome, took)));
             if out.denied() && !watching {

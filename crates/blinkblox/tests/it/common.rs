@@ -163,12 +163,29 @@ pub fn bench(dir: &Path, args: &[&str]) -> Output {
 pub fn switch_arena_requires(script: &str, to: impl Fn(&str, &str) -> String) -> String {
     let mut out = script.to_string();
     for schema in ["combat", "chat"] {
-        for side in ["Server", "Client"] {
-            out = out.replace(
-                &format!("require(ReplicatedStorage.Shared.Net.{schema}.{side})"),
-                &to(schema, side),
-            );
+        for (side, folder) in [
+            ("Server", "ServerScriptService.Server.Net"),
+            ("Client", "ReplicatedStorage.Shared.Net"),
+        ] {
+            out = out.replace(&format!("require({folder}.{schema}.{side})"), &to(schema, side));
         }
     }
     out
+}
+
+/// What `blinkblox sync` and `blinkblox package` write into the example: removed from a copy
+/// so that it is synced fresh.
+pub const ARENA_GENERATED: [&str; 4] = ["src/shared/Net", "src/server/Net", "dist", "blinkblox.lock"];
+
+/// A copy of `examples/arena` at `to`, without anything sync or package wrote there.
+pub fn arena_copy(to: &Path) {
+    copy_dir(&crate::repo_root().join("examples/arena"), to);
+    for generated in ARENA_GENERATED {
+        let path = to.join(generated);
+        if path.is_dir() {
+            std::fs::remove_dir_all(&path).expect("clear a generated folder");
+        } else if path.exists() {
+            std::fs::remove_file(&path).expect("clear a generated file");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! check that hits, health, chat and the score function all went across.
 
 use crate::common::switch_arena_requires;
-use crate::sync_support::{assert_arena_round, copy_dir, read, sync};
+use crate::sync_support::{assert_arena_round, read, sync};
 use blinkblox_luau::{Mode, Simulation};
 
 /// The example scripts require modules by instance path; in the mock, modules loaded from
@@ -11,7 +11,7 @@ use blinkblox_luau::{Mode, Simulation};
 fn with_named_requires(script: &str) -> String {
     let out = switch_arena_requires(script, |schema, side| format!("require(\"{schema}.{side}\")"));
     assert!(
-        !out.contains("require(ReplicatedStorage"),
+        !out.contains("require(ReplicatedStorage") && !out.contains("require(ServerScriptService"),
         "every require was rewritten:\n{out}"
     );
     out
@@ -21,11 +21,16 @@ fn with_named_requires(script: &str) -> String {
 fn the_synced_example_runs_in_the_roblox_mock() {
     let temp = tempfile::tempdir().expect("tempdir");
     let dir = temp.path().join("arena");
-    copy_dir(&crate::repo_root().join("examples/arena"), &dir);
-    let _ = std::fs::remove_dir_all(dir.join("src/shared/Net"));
-    let _ = std::fs::remove_file(dir.join("blinkblox.lock"));
+    crate::common::arena_copy(&dir);
     sync(&dir, &[]).success();
-    let module = |schema: &str, side: &str| read(&dir.join(format!("src/shared/Net/{schema}/{side}.luau")));
+    let module = |schema: &str, side: &str| {
+        let folder = if side == "Server" {
+            "src/server/Net"
+        } else {
+            "src/shared/Net"
+        };
+        read(&dir.join(format!("{folder}/{schema}/{side}.luau")))
+    };
 
     let mut sim = Simulation::new(Mode::Native, 0).expect("simulation");
     for schema in ["combat", "chat"] {

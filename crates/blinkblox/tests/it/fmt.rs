@@ -174,10 +174,7 @@ fn fmt_removes_the_temporary_files_a_stopped_fmt_left() {
 }
 
 fn modules(path: &Path) -> Vec<(String, String)> {
-    let outputs = Outputs::Modules(Targets {
-        types: true,
-        typescript: true,
-    });
+    let outputs = Outputs::Modules(Targets::outputs(true, true));
     let compiled = compile(Source::File(path), &CheckSettings::default(), outputs);
     let mut found: Vec<(String, String)> = compiled
         .diagnostics

@@ -7,13 +7,12 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::common::copy_dir;
 use crate::lsp_client::{Client, position_of, range_of, uri};
 
 fn arena() -> (tempfile::TempDir, PathBuf) {
     let temp = tempfile::tempdir().expect("temp dir");
     let root = temp.path().canonicalize().expect("canonical temp dir").join("arena");
-    copy_dir(&crate::repo_root().join("examples/arena"), &root);
+    crate::common::arena_copy(&root);
     (temp, root)
 }
 

@@ -28,6 +28,7 @@ mod release_matching;
 mod sync;
 mod sync_rojo;
 mod sync_safety;
+mod sync_server_output;
 mod sync_support;
 mod watch;
 

@@ -39,7 +39,16 @@ fn packages_the_example_as_wally_lays_out_a_package() {
 
     // It synced first: the modules are in the Rojo tree and the lockfile is written.
     assert!(dir.join("blinkblox.lock").is_file());
-    let synced = |schema: &str, side: &str| read_bytes(&dir.join(format!("src/shared/Net/{schema}/{side}.luau")));
+    // The example keeps its Server modules on the server; the package holds each schema's
+    // modules in one folder.
+    let synced = |schema: &str, side: &str| {
+        let folder = if side == "Server" {
+            "src/server/Net"
+        } else {
+            "src/shared/Net"
+        };
+        read_bytes(&dir.join(format!("{folder}/{schema}/{side}.luau")))
+    };
 
     let zip_bytes = read_bytes(&zip_path(&dir));
     let sha: String = sha2::Sha256::digest(&zip_bytes)

@@ -27,15 +27,7 @@ pub const PACKAGE_TABLE: &str = "\n[package]\nname = \"blinkblox/arena-net\"\nve
 /// `[package]` table above appended when the example's manifest has none.
 pub fn example_copy(parent: &Path) -> PathBuf {
     let dir = parent.join("arena");
-    copy_dir(&crate::repo_root().join("examples/arena"), &dir);
-    for generated in ["src/shared/Net", "dist", "blinkblox.lock"] {
-        let path = dir.join(generated);
-        if path.is_dir() {
-            std::fs::remove_dir_all(&path).expect("clear generated folder");
-        } else if path.exists() {
-            std::fs::remove_file(&path).expect("clear generated file");
-        }
-    }
+    crate::common::arena_copy(&dir);
     let manifest = dir.join("blinkblox.toml");
     let text = read(&manifest);
     if !text.lines().any(|line| line.trim() == "[package]") {
@@ -121,6 +113,9 @@ pub fn instance_maker(world: &blinkblox_luau::World) -> mlua::Function {
 /// required at `package` (`ReplicatedStorage.Packages.ArenaNet` as Wally installs it).
 pub fn using_the_package(script: &str, package: &str) -> String {
     let out = switch_arena_requires(script, |schema, side| format!("require({package}).{schema}.{side}"));
-    assert!(!out.contains("Shared.Net"), "every require was switched:\n{out}");
+    assert!(
+        !out.contains("Shared.Net") && !out.contains("Server.Net"),
+        "every require was switched:\n{out}"
+    );
     out
 }

@@ -340,7 +340,7 @@ fn unknown_manifest_key_is_an_error_naming_key_line_and_valid_keys() {
         "{err}"
     );
     assert!(
-        err.contains("valid keys in [output] are `path`, `instance`, `types`, `typescript`"),
+        err.contains("valid keys in [output] are `path`, `instance`, `server_path`, `server_instance`, `types`"),
         "{err}"
     );
 }

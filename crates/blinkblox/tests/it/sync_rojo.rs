@@ -7,7 +7,7 @@
 use rbx_dom_weak::types::{Ref, Variant};
 use rbx_dom_weak::{WeakDom, ustr};
 
-use crate::sync_support::{copy_dir, read, rojo_build, sync};
+use crate::sync_support::{read, rojo_build, sync};
 
 /// The instance at `path` (names from the place's root, which is the DataModel).
 fn find(dom: &WeakDom, path: &[&str]) -> Option<Ref> {
@@ -39,34 +39,87 @@ fn rojo_builds_the_synced_example_with_the_generated_modules() {
         .expect("rojo 7.7.1 is not on PATH: `cargo install rojo --version 7.7.1 --locked` (.ci/run does)");
     let temp = tempfile::tempdir().expect("tempdir");
     let dir = temp.path().join("arena");
-    let example = crate::repo_root().join("examples/arena");
-    copy_dir(&example, &dir);
-    for generated in ["src/shared/Net", "blinkblox.lock"] {
-        let path = dir.join(generated);
-        if path.is_dir() {
-            std::fs::remove_dir_all(&path).expect("clear old output");
-        } else if path.exists() {
-            std::fs::remove_file(&path).expect("clear old lockfile");
-        }
-    }
+    crate::common::arena_copy(&dir);
     sync(&dir, &[]).success();
 
     let place = temp.path().join("place.rbxl");
     let dom = rojo_build(&rojo, &dir, &place);
 
     for schema in ["combat", "chat"] {
-        for side in ["Server", "Client"] {
-            let path = ["ReplicatedStorage", "Shared", "Net", schema, side];
+        for (side, folder, service) in [
+            ("Server", "src/server/Net", ["ServerScriptService", "Server"]),
+            ("Client", "src/shared/Net", ["ReplicatedStorage", "Shared"]),
+        ] {
+            let path = [service[0], service[1], "Net", schema, side];
             let (class, source) = source_of(&dom, &path);
             assert_eq!(class, "ModuleScript", "{}", path.join("."));
-            let on_disk = read(&dir.join(format!("src/shared/Net/{schema}/{side}.luau")));
+            let on_disk = read(&dir.join(format!("{folder}/{schema}/{side}.luau")));
             assert_eq!(source, on_disk, "{} holds the generated source", path.join("."));
             assert!(!source.is_empty());
         }
     }
     let (class, source) = source_of(&dom, &["ServerScriptService", "Server", "main"]);
     assert_eq!(class, "Script");
-    assert!(source.contains("ReplicatedStorage.Shared.Net.combat.Server"));
+    assert!(source.contains("ServerScriptService.Server.Net.combat.Server"));
+    // The Server modules are nowhere a client receives.
+    assert!(
+        find(&dom, &["ReplicatedStorage", "Shared", "Net", "combat", "Server"]).is_none(),
+        "no Server module under ReplicatedStorage"
+    );
     let (class, _) = source_of(&dom, &["StarterPlayer", "StarterPlayerScripts", "Client", "main"]);
     assert_eq!(class, "LocalScript");
+}
+
+/// The entry of a Rojo sourcemap at an instance path, `None` when there is none.
+fn sourcemap_entry<'a>(map: &'a serde_json::Value, path: &[&str]) -> Option<&'a serde_json::Value> {
+    path.iter().try_fold(map, |node, name| {
+        node["children"].as_array()?.iter().find(|child| child["name"] == *name)
+    })
+}
+
+/// luau-lsp reads its types of the generated modules from a Rojo sourcemap: one written
+/// after a sync holds every module at its instance path, with its file.
+#[test]
+#[ignore = "needs rojo 7.7.1 on PATH: .ci/run installs it and runs the ignored tests"]
+fn a_sourcemap_written_after_a_sync_holds_the_generated_modules() {
+    let rojo = crate::common::rojo_binary()
+        .expect("rojo 7.7.1 is not on PATH: `cargo install rojo --version 7.7.1 --locked` (.ci/run does)");
+    let temp = tempfile::tempdir().expect("tempdir");
+    let dir = temp.path().join("arena");
+    crate::common::arena_copy(&dir);
+    sync(&dir, &[]).success();
+    let output = std::process::Command::new(rojo)
+        .args(["sourcemap", "default.project.json", "--output", "sourcemap.json"])
+        .current_dir(&dir)
+        .output()
+        .expect("run rojo sourcemap");
+    assert!(
+        output.status.success(),
+        "rojo sourcemap failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let map: serde_json::Value = serde_json::from_str(&read(&dir.join("sourcemap.json"))).expect("sourcemap JSON");
+    for schema in ["combat", "chat"] {
+        for (path, file) in [
+            (
+                ["ServerScriptService", "Server", "Net", schema, "Server"],
+                format!("src/server/Net/{schema}/Server.luau"),
+            ),
+            (
+                ["ReplicatedStorage", "Shared", "Net", schema, "Client"],
+                format!("src/shared/Net/{schema}/Client.luau"),
+            ),
+        ] {
+            let entry =
+                sourcemap_entry(&map, &path).unwrap_or_else(|| panic!("no {} in the sourcemap", path.join(".")));
+            assert_eq!(entry["className"], "ModuleScript");
+            let files: Vec<String> = entry["filePaths"]
+                .as_array()
+                .expect("filePaths")
+                .iter()
+                .filter_map(|path| path.as_str().map(|path| path.replace('\\', "/")))
+                .collect();
+            assert_eq!(files, [file]);
+        }
+    }
 }
