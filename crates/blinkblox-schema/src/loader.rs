@@ -275,10 +275,13 @@ fn collect_imports(items: &[Item], out: &mut Vec<ast::ImportItem>) {
     }
 }
 
-/// The files an `import "written"` in `importer` may name, in the order Blink tries them:
-/// the path as written, then with `.txt`, then with `.blink`, relative to the importer's
-/// folder unless absolute.
-pub fn import_candidates(importer: &Path, written: &str) -> [PathBuf; 3] {
+/// The files an `import "written"` in `importer` may name, in the order they are tried,
+/// relative to the importer's folder unless absolute. First Blink's order: the written name
+/// without its extension, then with `.txt`, then with `.blink`, then as written — so
+/// `import "./Shared.txt"` finds `Shared.blink`, as in Blink. Then, where Blink finds
+/// nothing, the written name with `.txt` and with `.blink` added (`import "./a.b"` finds
+/// `a.b.blink`).
+pub fn import_candidates(importer: &Path, written: &str) -> Vec<PathBuf> {
     let base = importer.parent().unwrap_or(Path::new(""));
     let written = Path::new(written);
     let joined = if written.is_absolute() {
@@ -286,11 +289,24 @@ pub fn import_candidates(importer: &Path, written: &str) -> [PathBuf; 3] {
     } else {
         base.join(written)
     };
-    [
+    let stem = match (joined.extension(), joined.file_stem()) {
+        (Some(_), Some(stem)) => joined.with_file_name(stem),
+        _ => joined.clone(),
+    };
+    let mut candidates = Vec::with_capacity(6);
+    for candidate in [
+        stem.clone(),
+        append_extension(&stem, "txt"),
+        append_extension(&stem, "blink"),
         joined.clone(),
         append_extension(&joined, "txt"),
         append_extension(&joined, "blink"),
-    ]
+    ] {
+        if !candidates.contains(&candidate) {
+            candidates.push(candidate);
+        }
+    }
+    candidates
 }
 
 fn append_extension(path: &Path, extension: &str) -> PathBuf {

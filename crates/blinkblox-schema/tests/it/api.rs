@@ -44,6 +44,58 @@ fn imports_resolve_relative_to_the_named_file() {
     assert_eq!(schema.types[3].luau_name(), "Abs_Unit");
 }
 
+/// Blink tries the written name without its extension, then with `.txt`, then `.blink`, then
+/// as written; Blink 0.18.7's own test schemas import `./Source2.txt` where the folder holds
+/// `Source2.blink`.
+#[test]
+fn imports_resolve_in_blinks_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).expect("write");
+    write(
+        "Source2.blink",
+        "type FromBlink = u8
+",
+    );
+    write(
+        "both.txt",
+        "type FromTxt = u8
+",
+    );
+    write(
+        "both.blink",
+        "type FromBlinkFile = u8
+",
+    );
+    write(
+        "a.b.blink",
+        "type Dotted = u8
+",
+    );
+    let check = |import: &str| {
+        let text = format!("import \"{import}\" as I\n");
+        check_source(&dir.path().join("net.blink").to_string_lossy(), &text)
+    };
+    let type_names = |output: blinkblox_schema::CheckOutput| -> Vec<String> {
+        assert!(output.diagnostics.is_empty(), "{:?}", output.diagnostics);
+        output
+            .schema
+            .expect("valid")
+            .types
+            .iter()
+            .map(|t| t.luau_name())
+            .collect()
+    };
+    // The extension written is dropped first, as Blink does.
+    assert_eq!(type_names(check("./Source2.txt")), ["I_FromBlink"]);
+    // Of `both.txt` and `both.blink`, `.txt` comes first, whichever is written.
+    assert_eq!(type_names(check("./both")), ["I_FromTxt"]);
+    assert_eq!(type_names(check("./both.blink")), ["I_FromTxt"]);
+    // Where Blink finds nothing, the written name with `.blink` added.
+    assert_eq!(type_names(check("./a.b")), ["I_Dotted"]);
+    let missing = check("./nothing.txt");
+    assert_eq!(codes_of(&missing), [codes::IMPORT_NOT_FOUND]);
+}
+
 #[test]
 fn an_import_cycle_names_the_chain() {
     let dir = tempfile::tempdir().expect("temp dir");
