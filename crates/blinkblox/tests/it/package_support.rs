@@ -112,7 +112,17 @@ pub fn instance_maker(world: &blinkblox_luau::World) -> mlua::Function {
 /// The example's script with its requires switched from the synced modules to the package
 /// required at `package` (`ReplicatedStorage.Packages.ArenaNet` as Wally installs it).
 pub fn using_the_package(script: &str, package: &str) -> String {
-    let out = switch_arena_requires(script, |schema, side| format!("require({package}).{schema}.{side}"));
+    // The example's server script finds its modules in ServerScriptService; the installed
+    // package is under ReplicatedStorage, where Wally and pesde put shared packages.
+    let script = if script.contains("local ReplicatedStorage =") {
+        script.to_string()
+    } else {
+        script.replace(
+            "local ServerScriptService = game:GetService(\"ServerScriptService\")",
+            "local ReplicatedStorage = game:GetService(\"ReplicatedStorage\")",
+        )
+    };
+    let out = switch_arena_requires(&script, |schema, side| format!("require({package}).{schema}.{side}"));
     assert!(
         !out.contains("Shared.Net") && !out.contains("Server.Net"),
         "every require was switched:\n{out}"
