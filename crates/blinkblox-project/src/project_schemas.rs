@@ -4,10 +4,13 @@
 //! `RemoteScope`), and a schema is checked or compiled with the manifest's `[options]` as
 //! defaults, a bad one reported at its line of the manifest.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use blinkblox_codegen::{Compiled, Outputs};
 use blinkblox_schema::CheckSettings;
+use blinkblox_schema::loader::Loader;
+use blinkblox_schema::source::SourceMap;
 
 use crate::compile::{compile_schema, settings_for};
 use crate::manifest::Manifest;
@@ -43,6 +46,27 @@ impl ProjectSchemas {
         let manifest = Manifest::load(manifest_path)?;
         let manifest_name = paths::display_relative(&manifest.path, names_from);
         ProjectSchemas::discover(manifest, manifest_name)
+    }
+
+    /// What `blinkblox fmt` formats in the project: every schema the manifest lists and every
+    /// file they import that lies inside the project (imports are read, not checked), sorted.
+    pub fn files_to_format(&self) -> Vec<PathBuf> {
+        let root = &self.manifest.root;
+        let mut files = BTreeSet::new();
+        for path in self.paths() {
+            let (mut sources, mut diagnostics) = (SourceMap::default(), Vec::new());
+            let mut loader = Loader::new(&mut sources, &mut diagnostics);
+            loader.load_root_file(&path);
+            loader.finish();
+            let imported = sources
+                .files()
+                .iter()
+                .map(|file| paths::normalize(&file.path))
+                .filter(|file| !file.as_os_str().is_empty() && paths::is_really_inside(file, root));
+            files.extend(imported);
+            files.insert(path);
+        }
+        files.into_iter().collect()
     }
 
     /// The schemas' paths, normalised.

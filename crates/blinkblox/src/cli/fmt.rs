@@ -1,5 +1,7 @@
 //! `blinkblox fmt`: rewrite schemas in the one canonical layout (`blinkblox_fmt`), or with
-//! `--check` list the ones that are not in it, for CI.
+//! `--check` show how the ones that are not in it would change, for CI. With no paths, in a
+//! project it formats the manifest's schemas and what they import, elsewhere every schema
+//! below the current folder that version control would see.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,12 +21,14 @@ use crate::cli::schema_files;
 /// that is not, or a schema does not parse, 2 on a usage error.
 #[derive(Debug, clap::Args)]
 pub struct FmtArgs {
-    /// Schema files, or folders to search for *.blink files. Default: every *.blink file
-    /// under the current folder.
+    /// Schema files, or folders to search for *.blink files. Default: the schemas of the
+    /// blinkblox.toml found from here and the files they import, else every *.blink file
+    /// under the current folder (skipping what .gitignore ignores, Packages/ and node_modules/).
     #[arg(value_name = "FILES|DIRS")]
     pub paths: Vec<PathBuf>,
 
-    /// Write nothing: list the schemas that are not formatted, and exit 1 if there are any.
+    /// Write nothing: show how each schema that is not formatted would change (a unified
+    /// diff on stdout), and exit 1 if there are any.
     #[arg(long)]
     pub check: bool,
 }
@@ -39,35 +43,17 @@ enum Outcome {
 }
 
 pub fn run(args: FmtArgs, out: &Output) -> ExitCode {
-    let roots = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths.clone()
+    let files = match files_to_format(&args.paths, out) {
+        Ok(files) => files,
+        Err(code) => return code,
     };
-    let mut files = Vec::new();
-    for root in &roots {
-        if root.is_dir() {
-            files.extend(schema_files::find(root, out));
-        } else if root.exists() {
-            // A file, or something that is not one: reading it names what it is.
-            files.push(root.clone());
-        } else {
-            out.error_text(
-                &format!("`{}` does not exist", root.display()),
-                Some("name .blink files or folders that contain them"),
-            );
-            return ExitCode::from(EXIT_USAGE);
-        }
-    }
     let (mut changed, mut failed) = (0usize, 0usize);
     for file in &files {
         match format_file(file, args.check, out) {
             Outcome::Unchanged => {}
             Outcome::Changed => {
                 changed += 1;
-                if args.check {
-                    out.status(&display_name(file));
-                } else {
+                if !args.check {
                     out.detail(&format!("  formatted {}", display_name(file)));
                 }
             }
@@ -90,6 +76,48 @@ pub fn run(args: FmtArgs, out: &Output) -> ExitCode {
         out.error_text(&format!("{} could not be formatted", plural(failed, "schema")), None);
     }
     out.exit_code(failed > 0 || (args.check && changed > 0))
+}
+
+/// The files `fmt` is pointed at: the paths given (folders searched), or with none, the
+/// project's schemas and their imports when a blinkblox.toml is found from here (walking
+/// up), else every schema below the current folder.
+fn files_to_format(paths: &[PathBuf], out: &Output) -> Result<Vec<PathBuf>, ExitCode> {
+    if paths.is_empty() {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        match blinkblox_project::compile::manifest_schemas(&cwd) {
+            Some(Ok(listed)) => {
+                for warning in &listed.warnings {
+                    out.warning(warning);
+                }
+                let files = listed.files_to_format();
+                return Ok(files
+                    .into_iter()
+                    .map(|file| blinkblox_fs::path::relative_to(&file, &cwd).unwrap_or(file))
+                    .collect());
+            }
+            Some(Err(err)) => {
+                out.error(&err);
+                return Err(out.exit_code(true));
+            }
+            None => return Ok(schema_files::find(Path::new("."), out)),
+        }
+    }
+    let mut files = Vec::new();
+    for root in paths {
+        if root.is_dir() {
+            files.extend(schema_files::find(root, out));
+        } else if root.exists() {
+            // A file, or something that is not one: reading it names what it is.
+            files.push(root.clone());
+        } else {
+            out.error_text(
+                &format!("`{}` does not exist", root.display()),
+                Some("name .blink files or folders that contain them"),
+            );
+            return Err(ExitCode::from(EXIT_USAGE));
+        }
+    }
+    Ok(files)
 }
 
 fn format_file(path: &Path, check: bool, out: &Output) -> Outcome {
@@ -126,6 +154,15 @@ fn format_file(path: &Path, check: bool, out: &Output) -> Outcome {
     };
     if formatted == text {
         return Outcome::Unchanged;
+    }
+    if check {
+        let diff = similar::TextDiff::from_lines(&text, &formatted);
+        let shown = diff
+            .unified_diff()
+            .context_radius(3)
+            .header(&name, &format!("{name} (formatted)"))
+            .to_string();
+        out.status(shown.trim_end());
     }
     if !check && let Err(err) = writer::write_atomic(path, formatted.as_bytes()) {
         out.error_text(&format!("cannot write `{name}`: {err}"), None);

@@ -1,25 +1,51 @@
-//! The schemas a command is pointed at: every `*.blink` file below a folder.
+//! The schemas a command is pointed at: every `*.blink` file below a folder, as a developer's
+//! tools would see the folder — what `.gitignore` (and `.ignore`) leave out, hidden folders
+//! and dependency folders are skipped.
 
 use std::path::{Path, PathBuf};
 
 use crate::cli::output::Output;
 
-/// Every `*.blink` file under `root`, sorted, skipping hidden folders. A folder that
-/// cannot be read is a warning on stderr, so "no problems" never hides skipped schemas. A
-/// link named `*.blink` is taken when it leads to a file inside `root`, and is a warning
-/// otherwise; links to folders are not followed.
+/// Folders of other people's code: Wally's and pesde's installed packages and npm's. A
+/// bare `fmt` must not rewrite them, nor `check` report on them; name one to include it.
+const DEPENDENCY_FOLDERS: [&str; 8] = [
+    "Packages",
+    "ServerPackages",
+    "DevPackages",
+    "roblox_packages",
+    "roblox_server_packages",
+    "lune_packages",
+    "luau_packages",
+    "node_modules",
+];
+
+/// Every `*.blink` file under `root`, sorted. Skipped: hidden folders, dependency folders
+/// ([`DEPENDENCY_FOLDERS`]), and what the `.gitignore` and `.ignore` files on the way
+/// ignore (also outside a git repository). A folder that cannot be read is a warning on
+/// stderr, so "no problems" never hides skipped schemas. A link named `*.blink` is taken
+/// when it leads to a file inside `root`, and is a warning otherwise; links to folders are
+/// not followed.
 pub fn find(root: &Path, out: &Output) -> Vec<PathBuf> {
-    let walk = walkdir::WalkDir::new(root)
+    let walk = ignore::WalkBuilder::new(root)
         .follow_links(false)
-        .into_iter()
+        .hidden(true)
+        .git_global(false)
+        .require_git(false)
         .filter_entry(|entry| {
-            entry.depth() == 0 || !entry.file_name().to_str().is_some_and(|name| name.starts_with('.'))
-        });
+            entry.depth() == 0
+                || !(entry.file_type().is_some_and(|kind| kind.is_dir())
+                    && entry
+                        .file_name()
+                        .to_str()
+                        .is_some_and(|name| DEPENDENCY_FOLDERS.contains(&name)))
+        })
+        .build();
     let mut files = Vec::new();
     for entry in walk {
         match entry {
             Ok(entry) if entry.path().extension().is_some_and(|e| e == "blink") => {
-                if entry.file_type().is_file() {
+                let kind = entry.file_type();
+                if kind.is_some_and(|kind| kind.is_file()) {
                     files.push(entry.into_path());
                 } else if entry.path_is_symlink() {
                     linked_schema(entry.into_path(), root, out, &mut files);
@@ -27,9 +53,8 @@ pub fn find(root: &Path, out: &Output) -> Vec<PathBuf> {
             }
             Ok(_) => {}
             Err(err) => {
-                let place = err.path().unwrap_or(root).display().to_string();
                 out.warning(&format!(
-                    "skipped `{place}`: {err} (make it readable, or name the schemas to check explicitly)"
+                    "skipped {err} (make it readable, or name the schemas to check explicitly)"
                 ));
             }
         }

@@ -13,13 +13,91 @@ const UNFORMATTED: &str =
     "event Hit{From:Client,Type:Reliable,Call:SingleSync,Data:u8} -- hits\n\n\n\nstruct P{a:u8}\n";
 const FORMATTED: &str = "event Hit {\n    From: Client,\n    Type: Reliable,\n    Call: SingleSync,\n    Data: u8,\n} -- hits\n\nstruct P {\n    a: u8,\n}\n";
 
+/// A bare `fmt` outside a project formats what version control would see: not Wally's or
+/// npm's packages, not what `.gitignore` ignores; inside a project, the manifest's schemas
+/// and what they import, and nothing else.
+#[test]
+fn a_bare_fmt_leaves_dependencies_and_ignored_files_alone() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().join("game");
+    for (file, text) in [
+        ("net/a.blink", UNFORMATTED),
+        ("Packages/_Index/dep/net.blink", UNFORMATTED),
+        ("node_modules/pkg/net.blink", UNFORMATTED),
+        ("build/out.blink", UNFORMATTED),
+        ("src/Packages.blink", UNFORMATTED),
+    ] {
+        let path = dir.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    std::fs::write(dir.join(".gitignore"), "/build/\n").unwrap();
+    let run = blinkblox(&dir).args(["fmt", "-v"]).assert().code(0);
+    assert!(
+        stdout(&run).contains("formatted 2 schemas: 2 schemas rewritten"),
+        "{}",
+        stdout(&run)
+    );
+    assert_eq!(read(&dir.join("net/a.blink")), FORMATTED);
+    assert_eq!(
+        read(&dir.join("src/Packages.blink")),
+        FORMATTED,
+        "a file named like a folder is a schema"
+    );
+    for untouched in [
+        "Packages/_Index/dep/net.blink",
+        "node_modules/pkg/net.blink",
+        "build/out.blink",
+    ] {
+        assert_eq!(read(&dir.join(untouched)), UNFORMATTED, "{untouched}");
+    }
+    // Named, a dependency folder is formatted like any other.
+    blinkblox(&dir).args(["fmt", "--check", "build"]).assert().code(1);
+
+    // In a project: the listed schemas and their imports; an unlisted schema is left.
+    std::fs::write(
+        dir.join("blinkblox.toml"),
+        "[schemas]\ninclude = [\"net/*.blink\"]\n[output]\npath = \"out\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("net/a.blink"),
+        format!("import \"../shared/types\"\n{UNFORMATTED}"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("shared")).unwrap();
+    std::fs::write(dir.join("shared/types.blink"), "struct T{x:u8}\n").unwrap();
+    std::fs::write(dir.join("src/Packages.blink"), UNFORMATTED).unwrap();
+    let check = blinkblox(&dir.join("net")).args(["fmt", "--check"]).assert().code(1);
+    let diff = stdout(&check);
+    let names: Vec<&str> = diff.lines().filter(|line| line.starts_with("--- ")).collect();
+    assert_eq!(names, ["--- a.blink", "--- ../shared/types.blink"]);
+    blinkblox(&dir).arg("fmt").assert().code(0);
+    assert_eq!(read(&dir.join("shared/types.blink")), "struct T {\n    x: u8,\n}\n");
+    assert_eq!(
+        read(&dir.join("src/Packages.blink")),
+        UNFORMATTED,
+        "not the project's schema"
+    );
+}
+
 #[test]
 fn check_lists_what_it_would_change_and_fmt_rewrites_it() {
     let temp = tempfile::tempdir().expect("temp dir");
     std::fs::write(temp.path().join("a.blink"), UNFORMATTED).unwrap();
     std::fs::write(temp.path().join("b.blink"), FORMATTED).unwrap();
     let check = blinkblox(temp.path()).args(["fmt", "--check"]).assert().code(1);
-    assert_eq!(stdout(&check).trim(), "a.blink");
+    // What would change, as a unified diff of the file against its formatted text.
+    let diff = stdout(&check);
+    assert!(
+        diff.starts_with("--- a.blink\n+++ a.blink (formatted)\n@@ -1,5 +1,10 @@\n-event Hit{From:Client"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("\n+    Data: u8,\n+} -- hits\n \n-struct P{a:u8}\n+struct P {\n"),
+        "{diff}"
+    );
+    assert!(!diff.contains("b.blink"), "{diff}");
     assert!(
         stderr(&check).contains("checked 2 schemas: 1 schema not formatted"),
         "{}",
@@ -134,8 +212,11 @@ fn linked_schemas_are_followed_inside_the_folder_and_named_outside_it() {
     std::os::unix::fs::symlink(temp.path().join("outside.blink"), dir.join("away.blink")).unwrap();
     let run = blinkblox(&dir).args(["fmt", "--check", "."]).assert().code(1);
     assert_eq!(
-        stdout(&run).lines().collect::<Vec<_>>(),
-        ["link.blink", "shared/real.blink"]
+        stdout(&run)
+            .lines()
+            .filter(|line| line.starts_with("--- "))
+            .collect::<Vec<_>>(),
+        ["--- link.blink", "--- shared/real.blink"]
     );
     let err = stderr(&run);
     assert!(
