@@ -188,10 +188,7 @@ event Announce {
     From: Server,
     Type: Reliable,
     Call: ManyAsync,
-    Data: struct {
-        author: string(..32),
-        text: Message,
-    },
+    Data: struct { author: string(..32), text: Message },
 }
 
 function Ping {

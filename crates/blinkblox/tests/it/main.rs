@@ -25,6 +25,7 @@ mod package_rojo;
 mod package_support;
 mod release_assets;
 mod release_matching;
+mod shipped_schemas;
 mod sync;
 mod sync_rojo;
 mod sync_safety;
