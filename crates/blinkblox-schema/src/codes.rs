@@ -81,6 +81,7 @@ pub const OPTION_IN_IMPORT: &str = "W4001";
 // call a library that does not exist.
 pub const EMPTY_SCHEMA: &str = "W4003";
 pub const UNUSED_OPTION: &str = "W4004";
+pub const CASING_SPELLING: &str = "W4005";
 
 /// Every code with a one-line summary, for documentation and the code table.
 pub const TABLE: &[(&str, &str)] = &[
@@ -197,6 +198,10 @@ pub const TABLE: &[(&str, &str)] = &[
     (
         UNUSED_OPTION,
         "an option Blink parses but that does nothing (`UseColon`)",
+    ),
+    (
+        CASING_SPELLING,
+        "a `Casing` spelt in another case (`camel` for `Camel`), which Blink rejects",
     ),
 ];
 

@@ -76,25 +76,35 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     candidates.into_iter().find(|candidate| *candidate == found)
 }
 
-/// Levenshtein distance over characters, or `None` once it is certain to exceed `limit`.
+/// Edit distance over characters, a swap of two neighbours counting as one edit (`f23` is
+/// one from `f32`), or `None` once it is certain to exceed `limit`.
 fn bounded_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > limit {
         return None;
     }
+    // Three rows: a swap reaches two rows back.
+    let mut before = vec![0; b.len() + 1];
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     let mut current = vec![0; b.len() + 1];
+    let mut previous_best = 0;
     for (i, ca) in a.iter().enumerate() {
         current[0] = i + 1;
         let mut row_best = current[0];
         for (j, cb) in b.iter().enumerate() {
             let substitution = previous[j] + usize::from(ca != cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-            row_best = row_best.min(current[j + 1]);
+            let mut distance = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+            if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                distance = distance.min(before[j - 1] + 1);
+            }
+            current[j + 1] = distance;
+            row_best = row_best.min(distance);
         }
-        // Every later row is at least this row's smallest entry.
-        if row_best > limit {
+        // Every later row is at least the smaller of this row's and the last row's minimum.
+        if row_best.min(previous_best) > limit {
             return None;
         }
+        previous_best = row_best;
+        std::mem::swap(&mut before, &mut previous);
         std::mem::swap(&mut previous, &mut current);
     }
     Some(previous[b.len()]).filter(|distance| *distance <= limit)
@@ -109,6 +119,10 @@ mod tests {
         assert_eq!(closest("evnt", ["event", "enum", "scope"]), Some("event"));
         assert_eq!(closest("maxpacketsize", ["MaxPacketSize"]), Some("MaxPacketSize"));
         assert_eq!(closest("zzzz", ["event"]), None);
+        // Two digits swapped is one edit.
+        assert_eq!(closest("f23", ["f16", "f32", "f64"]), Some("f32"));
+        assert_eq!(closest("u61", ["u8", "u16", "u32"]), Some("u16"));
+        assert_eq!(closest("Reliabel", ["Reliable"]), Some("Reliable"));
     }
 
     #[test]

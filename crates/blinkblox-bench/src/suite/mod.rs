@@ -16,6 +16,7 @@ use crate::module_load::{LARGE_LOAD_RUNS, LOAD_RUNS, ModuleLoadRow, run_module_l
 use crate::performance::stages::CompilerRow;
 use crate::performance::{PerformanceRows, run_performance};
 use crate::report::{Report, RunContext, cpu_model, os_description, today};
+use crate::rivals::NotRun;
 use crate::rivals::{RivalOutcome, RivalRow, RivalsPlan, run_rivals_group};
 use crate::runtime::RuntimeRow;
 use crate::runtime::harness::Harness;
@@ -54,6 +55,11 @@ pub struct SuiteOutcome {
     pub compiler: Vec<CompilerRow>,
     pub rivals: Vec<RivalRow>,
     pub failed_rows: usize,
+    /// The tools that did not run because they are not on disk, each with why (the report
+    /// lists them too).
+    pub missing_tools: Vec<NotRun>,
+    /// Whether those make the run a failure (see `select_tools`).
+    pub incomplete: bool,
 }
 
 /// The runtime benches' rows and the work alone's, run side by side with each tool's `code`.
@@ -105,7 +111,9 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         local: options.local,
     };
     let selection = select_benches(&options.names)?;
-    let (tools, mut not_run) = select_tools(&options.tools, &context)?;
+    let selected = select_tools(&options.tools, &context)?;
+    let (tools, mut not_run, missing_tools) = (selected.chosen, selected.not_run, selected.missing);
+    let incomplete = selected.incomplete;
     not_run.extend(selection.not_run.iter().cloned());
     if options.pace.frames == 0 {
         return Err(BenchError::new("--frames must be at least 1"));
@@ -228,5 +236,7 @@ pub fn run_suite(options: &SuiteOptions) -> Result<SuiteOutcome, BenchError> {
         compiler,
         rivals,
         failed_rows,
+        missing_tools,
+        incomplete,
     })
 }

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::BenchError;
-use crate::competitors::{ALL, Competitor, Context, from_key};
+use crate::competitors::{ALL, BLINKBLOX, Competitor, Context, from_key};
 use crate::module_load::MODULE_LOAD;
 use crate::place::PROBE_IN_STUDIO;
 use crate::rivals::{NotRun, RIVALS};
@@ -117,10 +117,19 @@ fn why_not_run(name: &str, bench_dir: &Path) -> String {
 
 /// The competitors `--tools` names (every one when it names none) that can run with what is
 /// on disk, and everything else it names or tools.toml declares, with why it does not run.
-pub(super) fn select_tools(
-    requested: &[String],
-    context: &Context,
-) -> Result<(Vec<&'static dyn Competitor>, Vec<NotRun>), BenchError> {
+/// The tools a run uses, and those it does not, with why.
+pub(super) struct SelectedTools {
+    pub chosen: Vec<&'static dyn Competitor>,
+    /// Every tool that does not run, for the report.
+    pub not_run: Vec<NotRun>,
+    /// Of those, the ones missing from disk (not downloaded, no `--source`).
+    pub missing: Vec<NotRun>,
+    /// Whether the missing ones make the run fail: one was named with `--tools`, or none was
+    /// named and no competitor is here at all.
+    pub incomplete: bool,
+}
+
+pub(super) fn select_tools(requested: &[String], context: &Context) -> Result<SelectedTools, BenchError> {
     let declared: Vec<String> = match ToolsFile::read(&context.bench_dir.join("tools.toml")) {
         Ok(file) => file.names().into_iter().map(str::to_string).collect(),
         Err(_) => Vec::new(),
@@ -166,12 +175,25 @@ pub(super) fn select_tools(
         }
     }
     // A tool runs only when what it needs is on disk; otherwise the report says how to get it.
+    let mut missing: Vec<NotRun> = Vec::new();
     chosen.retain(|tool| match tool.missing(context) {
         None => true,
         Some(why) => {
-            not_run.push((tool.key().to_string(), why));
+            missing.push((tool.key().to_string(), why));
             false
         }
     });
-    Ok((chosen, not_run))
+    // A run without what was asked for is a failed run (after the report is written): a tool
+    // named with --tools that is not here, or, with none named, no competitor at all.
+    let compared = chosen
+        .iter()
+        .any(|tool| tool.key() != BLINKBLOX.key() && declared.iter().any(|name| name == tool.key()));
+    let incomplete = !missing.is_empty() && (!requested.is_empty() || !compared);
+    not_run.extend(missing.iter().cloned());
+    Ok(SelectedTools {
+        chosen,
+        not_run,
+        missing,
+        incomplete,
+    })
 }

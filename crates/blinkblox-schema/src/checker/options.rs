@@ -177,12 +177,16 @@ impl Checker<'_> {
                 Value::Count(*value as u32)
             }
             (ValueKind::Casing, LiteralKind::Ident(word) | LiteralKind::String(word)) => {
-                match word.to_ascii_lowercase().as_str() {
-                    "pascal" => Value::Casing(Casing::Pascal),
-                    "camel" => Value::Casing(Casing::Camel),
-                    "snake" => Value::Casing(Casing::Snake),
+                let (casing, spelling) = match word.to_ascii_lowercase().as_str() {
+                    "pascal" => (Casing::Pascal, "Pascal"),
+                    "camel" => (Casing::Camel, "Camel"),
+                    "snake" => (Casing::Snake, "Snake"),
                     _ => return self.bad_value(name, kind, literal, from_schema),
+                };
+                if word != spelling {
+                    self.misspelt_casing(word, spelling, literal);
                 }
+                Value::Casing(casing)
             }
             (ValueKind::Unused, LiteralKind::Bool(_)) => {
                 self.report(
@@ -199,6 +203,24 @@ impl Checker<'_> {
             _ => return self.bad_value(name, kind, literal, from_schema),
         };
         Some(value)
+    }
+
+    /// A casing written in another case (`camel`): BlinkBlox takes it, Blink stops on it.
+    fn misspelt_casing(&mut self, word: &str, spelling: &str, literal: &ast::Literal) {
+        let replacement = match literal.kind {
+            LiteralKind::String(_) => format!("\"{spelling}\""),
+            _ => spelling.to_string(),
+        };
+        self.report(
+            Diagnostic::warning(
+                codes::CASING_SPELLING,
+                format!("`{word}` is spelt `{spelling}`"),
+                literal.span,
+                "taken as this casing",
+            )
+            .with_note("Blink accepts only `Pascal`, `Camel` and `Snake`, with capitals")
+            .with_suggestion(literal.span, replacement),
+        );
     }
 
     /// A value the option does not take. The example is written as the value was: an

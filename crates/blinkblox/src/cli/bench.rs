@@ -19,6 +19,7 @@ use blinkblox_bench::turns::{Pace, ROW_BUDGET};
 use blinkblox_luau::Mode;
 
 use crate::cli::exit::EXIT_USER_ERROR;
+use crate::cli::output::Output;
 
 /// Timed frames a runtime row runs by default.
 const DEFAULT_FRAMES: u32 = 200;
@@ -117,13 +118,16 @@ fn parse_row_seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
-pub fn run(args: BenchArgs) -> ExitCode {
+pub fn run(args: BenchArgs, out: &Output) -> ExitCode {
+    let fail = |err: BenchError| {
+        out.error_text(&err.message, err.help.as_deref());
+        ExitCode::from(EXIT_USER_ERROR)
+    };
     let wants_place = args.place.is_some() || args.studio;
     // Probe measures Roblox itself: it is in the Studio place, and a `--run` cannot do it.
     let probe_only = !args.names.is_empty() && args.names.iter().all(|name| name.trim().eq_ignore_ascii_case("probe"));
     if probe_only && !wants_place {
-        eprintln!("error: {}", probe_needs_studio());
-        return ExitCode::from(EXIT_USER_ERROR);
+        return fail(probe_needs_studio());
     }
     let wants_run = !probe_only
         && (args.run
@@ -138,18 +142,14 @@ pub fn run(args: BenchArgs) -> ExitCode {
     if wants_download && wants_run {
         // Checked before downloading so that nothing is fetched for a run that cannot happen.
         if let Err(err) = find_bench_dir(args.bench_dir.as_deref()).and_then(|dir| check_harness(&dir)) {
-            eprintln!("error: {err}");
-            return ExitCode::from(EXIT_USER_ERROR);
+            return fail(err);
         }
     }
     if wants_download {
         match download(&args) {
             Ok(code) if code == ExitCode::SUCCESS => {}
             Ok(code) => return code,
-            Err(err) => {
-                eprintln!("error: {err}");
-                return ExitCode::from(EXIT_USER_ERROR);
-            }
+            Err(err) => return fail(err),
         }
         if !wants_run && !wants_place {
             return ExitCode::SUCCESS;
@@ -157,8 +157,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
     }
     if wants_place {
         if let Err(err) = place(&args) {
-            eprintln!("error: {err}");
-            return ExitCode::from(EXIT_USER_ERROR);
+            return fail(err);
         }
         if probe_only && !args.studio {
             eprintln!(
@@ -171,12 +170,9 @@ pub fn run(args: BenchArgs) -> ExitCode {
             return ExitCode::SUCCESS;
         }
     }
-    match run_benchmarks(&args) {
+    match run_benchmarks(&args, out) {
         Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err}");
-            ExitCode::from(EXIT_USER_ERROR)
-        }
+        Err(err) => fail(err),
     }
 }
 
@@ -229,7 +225,7 @@ fn check_harness(bench_dir: &Path) -> Result<(), BenchError> {
     Ok(())
 }
 
-fn run_benchmarks(args: &BenchArgs) -> Result<ExitCode, BenchError> {
+fn run_benchmarks(args: &BenchArgs, out: &Output) -> Result<ExitCode, BenchError> {
     let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
     check_harness(&bench_dir)?;
     let modes = if args.native {
@@ -263,6 +259,9 @@ fn run_benchmarks(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         local: args.local,
     };
     let outcome = run_suite(&options)?;
+    for (tool, why) in &outcome.missing_tools {
+        out.warning(&format!("`{tool}` did not run: {why}"));
+    }
     eprintln!(
         "{:>12} {} runtime row(s), {} Rivals row(s), {} compiler row(s), {} failed; wrote {}",
         "Finished",
@@ -272,6 +271,14 @@ fn run_benchmarks(args: &BenchArgs) -> Result<ExitCode, BenchError> {
         outcome.failed_rows,
         outcome.report_path.display()
     );
+    if outcome.incomplete {
+        // The report is written, but without tools it was asked to compare.
+        return Err(BenchError::new(format!(
+            "{} tool(s) did not run because they are not here (named above)",
+            outcome.missing_tools.len()
+        ))
+        .with_help("run `blinkblox bench --download` first, or pass `--source NAME=PATH` for a local copy"));
+    }
     Ok(if outcome.failed_rows == 0 {
         ExitCode::SUCCESS
     } else {

@@ -51,10 +51,33 @@ pub enum Command {
     Sync(sync::SyncArgs),
 }
 
+/// A tip for the first words a Blink user types: `blinkblox net.blink` (Blink's own habit)
+/// and `blinkblox version`.
+fn with_hint(mut err: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::InvalidSubcommand {
+        return err;
+    }
+    let Some(ContextValue::String(word)) = err.get(ContextKind::InvalidSubcommand) else {
+        return err;
+    };
+    let schema_like = word.ends_with(".blink") || word.ends_with(".txt") || std::path::Path::new(word).is_file();
+    let tip = if word == "version" {
+        "to see the version, run `blinkblox --version` (or `-V`)".to_string()
+    } else if schema_like {
+        format!("to compile a schema as `blink {word}` does, run `blinkblox compile {word}`")
+    } else {
+        return err;
+    };
+    err.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
+    err
+}
+
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
+            let err = with_hint(err);
             let _ = err.print();
             return if err.use_stderr() {
                 ExitCode::from(exit::EXIT_USAGE)
@@ -66,7 +89,7 @@ pub fn main() -> ExitCode {
     let out = output::Output::new(&cli.output);
     match cli.command {
         #[cfg(feature = "bench")]
-        Command::Bench(args) => bench::run(args),
+        Command::Bench(args) => bench::run(args, &out),
         Command::Check(args) => check::run(args, &out),
         Command::Compile(args) => compile::run(args, &out),
         Command::Fmt(args) => fmt::run(args, &out),

@@ -159,7 +159,16 @@ fn a_library_that_is_not_installed_is_listed_as_not_run() {
         ],
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    // Named with --tools and not here: the report is written, the tool named, the run failed.
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("warning: `warp` did not run: not installed"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 tool(s) did not run because they are not here"),
+        "{stderr}"
+    );
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
     let not_run = report
         .split("## Not run")

@@ -767,6 +767,24 @@ fn performance_compares_whole_processes_with_zaps_binary() {
     assert!(!report.contains("## Rows that failed"), "{report}");
 }
 
+/// With no tool downloaded and none named, the run says what is missing and fails: a report
+/// of BlinkBlox alone compares nothing.
+#[test]
+fn a_run_with_no_competitor_here_fails_naming_what_to_download() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let output = bench(temp.path(), &["Tiny", "--native", "--frames", "1"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    for tool in ["upstream", "zap", "bytenet", "quicknet"] {
+        assert!(err.contains(&format!("warning: `{tool}` did not run")), "{tool}: {err}");
+    }
+    assert!(err.contains("= help: run `blinkblox bench --download` first"), "{err}");
+    assert!(
+        bench_dir.join("Benchmarks.md").is_file(),
+        "the report of what ran is written"
+    );
+}
+
 #[test]
 fn zap_without_its_binary_is_not_run_and_the_report_says_how_to_get_it() {
     let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
@@ -775,7 +793,11 @@ fn zap_without_its_binary_is_not_run_and_the_report_says_how_to_get_it() {
         &["Tiny", "--native", "--frames", "2", "--tools", "handwritten,zap"],
     );
     let err = stderr(&output);
-    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("warning: `zap` did not run: zap's binary is not downloaded"),
+        "{err}"
+    );
     let report = std::fs::read_to_string(bench_dir.join("Benchmarks.md")).expect("report");
     let line = report
         .lines()

@@ -373,3 +373,53 @@ fn json_carries_the_fixes_a_tool_can_apply() {
         (Some(66), Some(71))
     );
 }
+
+/// What a Blink user types first: `blink net.blink` becomes `blinkblox net.blink`, and
+/// `version` is a word where BlinkBlox has `--version`. Both are usage errors with a tip.
+#[test]
+fn blinks_habits_get_a_tip() {
+    let (_temp, dir) = project(EVENT);
+    let schema = run(&dir, &["net/a.blink"], &[]);
+    assert_eq!(schema.code, 2);
+    assert!(
+        schema
+            .stderr
+            .contains("tip: to compile a schema as `blink net/a.blink` does, run `blinkblox compile net/a.blink`"),
+        "{}",
+        schema.stderr
+    );
+    let version = run(&dir, &["version"], &[]);
+    assert_eq!(version.code, 2);
+    assert!(
+        version
+            .stderr
+            .contains("tip: to see the version, run `blinkblox --version` (or `-V`)"),
+        "{}",
+        version.stderr
+    );
+    // Other words keep clap's own suggestion.
+    let typo = run(&dir, &["synk"], &[]);
+    assert!(
+        typo.stderr.contains("a similar subcommand exists: 'sync'"),
+        "{}",
+        typo.stderr
+    );
+}
+
+/// `Casing = "camel"` works, but Blink rejects it: a warning with the spelling, in the
+/// manifest as in a schema.
+#[test]
+fn a_casing_in_lower_case_is_a_warning_naming_the_spelling() {
+    let (_temp, dir) = project(EVENT);
+    let manifest = dir.join("blinkblox.toml");
+    let text = std::fs::read_to_string(&manifest).expect("read") + "\n[options]\nCasing = \"camel\"\n";
+    std::fs::write(&manifest, text).expect("write");
+    let check = run(&dir, &["check"], &[]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        check.stderr.contains("warning[W4005]: `camel` is spelt `Camel`"),
+        "{}",
+        check.stderr
+    );
+    assert!(check.stderr.contains("blinkblox.toml:"), "{}", check.stderr);
+}
