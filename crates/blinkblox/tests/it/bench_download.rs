@@ -592,7 +592,7 @@ fn running_without_the_harness_says_so_and_downloads_nothing() {
 
 #[test]
 fn the_real_tools_toml_parses() {
-    // The checkout's own declarations: every tool named on the seed page, with its recipes.
+    // The checkout's own declarations: every tool the public benchmark names, with its recipes.
     let (temp, _bench) = checkout(&crate::repo_root().join("benchmark/tools.toml"));
     let output = run_bench(
         temp.path(),

@@ -64,7 +64,7 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
     assert!(report.contains("## Reading the numbers"), "{report}");
     assert!(!report.contains("| Roblox remotes |"), "--tools left plain remotes out");
 
-    // Medians and p99s: every bench, both tools, both modes, numbers; bytes as on the seed page.
+    // Medians and p99s: every bench, both tools, both modes, numbers; bytes as the public benchmark measures them.
     for heading in ["### Medians", "### 99th percentiles"] {
         let rows = table_after(&report, heading);
         assert_eq!(rows.len(), 20, "{heading}: 10 benches × 2 tools:\n{report}");
@@ -220,7 +220,7 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
         // Without Blink's modules there is no ratio to them.
         assert_eq!((row[7].as_str(), row[8].as_str()), ("–", "–"), "{row:?}");
     }
-    // What the seed page lists but this run did not do is said, not left out silently.
+    // What the public benchmark lists but this run did not do is said, not left out silently.
     assert!(report.contains("## Not run"), "{report}");
     assert!(report.contains("- Probe: "), "{report}");
     // The Rivals run now, on the tools selected (here BlinkBlox alone).
@@ -231,7 +231,7 @@ fn the_harness_runs_blinkblox_and_the_floor_and_writes_benchmarks_md() {
     );
     assert!(
         !report.contains("- Scenarios (the rest)"),
-        "every Scenario of the seed page runs:\n{report}"
+        "every Scenario of the public benchmark runs:\n{report}"
     );
 
     // Scenarios: every row measured, with the players reached and the remote calls a frame the
