@@ -8,7 +8,8 @@ use lsp_types::{CompletionItem, CompletionItemKind, Documentation, MarkupContent
 
 use crate::analysis::{Analysis, ROOT};
 use crate::index::{Index, SymbolKind};
-use crate::vocabulary::{self, KEYWORDS, OptionKind};
+use crate::vocabulary::{self, KEYWORDS};
+use blinkblox_schema::vocabulary::{OPTIONS, OptionKind, option as vocabulary_option};
 
 /// What the cursor is in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -325,26 +326,29 @@ pub fn complete(text: &str, analysis: Option<&Analysis>, offset: usize) -> Vec<C
             .iter()
             .map(|(keyword, about)| item(keyword, CompletionItemKind::KEYWORD, about))
             .collect(),
-        Context::OptionNames => vocabulary::OPTIONS
+        Context::OptionNames => OPTIONS
             .iter()
             .map(|option| {
                 let mut completion = item(option.name, CompletionItemKind::PROPERTY, option.about);
-                if !option.default.is_empty() {
-                    completion.detail = Some(format!("default {}", option.default));
+                let default = option.default_text();
+                if !default.is_empty() {
+                    completion.detail = Some(format!("default {default}"));
                 }
                 completion
             })
             .collect(),
         Context::OptionValue(name) => {
-            let Some(option) = vocabulary::option(&name) else {
+            let Some(option) = vocabulary_option(&name) else {
                 return Vec::new();
             };
-            let mut values: Vec<CompletionItem> = vocabulary::option_values(option.kind)
+            let mut values: Vec<CompletionItem> = option
+                .kind
+                .values()
                 .iter()
                 .map(|value| item(value, CompletionItemKind::VALUE, ""))
                 .collect();
             if option.kind == OptionKind::Count {
-                values.push(item(option.default, CompletionItemKind::VALUE, "the default"));
+                values.push(item(&option.default_text(), CompletionItemKind::VALUE, "the default"));
             }
             values
         }

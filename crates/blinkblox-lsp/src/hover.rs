@@ -68,11 +68,10 @@ pub fn hover(analysis: &Analysis, offset: u32, encoding: Encoding) -> Option<Hov
 }
 
 fn option(name: &str) -> Option<String> {
-    let option = vocabulary::option(name)?;
-    let default = if option.default.is_empty() {
-        "not set".to_string()
-    } else {
-        format!("`{}`", option.default)
+    let option = blinkblox_schema::vocabulary::option(name)?;
+    let default = match option.default_text() {
+        text if text.is_empty() => "not set".to_string(),
+        text => format!("`{text}`"),
     };
     Some(format!(
         "**option {}** — {}\n\nDefault: {default}",

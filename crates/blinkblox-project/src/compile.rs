@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use blinkblox_codegen::{Compiled, Outputs, Source, compile};
-use blinkblox_schema::model::{Casing, Options};
+use blinkblox_schema::model::Options;
 use blinkblox_schema::source::SourceFile;
+use blinkblox_schema::vocabulary::{OPTIONS, OptionState};
 use blinkblox_schema::{CheckSettings, OptionDefault, OptionValue};
 
 use crate::ProjectError;
@@ -95,63 +96,25 @@ pub fn compile_schema(
     Ok(compiled)
 }
 
-/// The options in effect for a schema, by their schema spelling, for the lockfile. Output
-/// paths are left out: sync places modules itself.
+/// The options in effect for a schema, by their schema spelling, for the lockfile: every
+/// option the language's table marks as recorded (output paths are left out: sync places
+/// modules itself).
 pub fn effective_options(options: &Options) -> BTreeMap<String, toml::Value> {
     use toml::Value;
-    // Destructured field by field so that a new option cannot be forgotten here.
-    let Options {
-        server_output: _,
-        client_output: _,
-        types_output: _,
-        typescript,
-        casing,
-        use_polling,
-        future_library,
-        promise_library,
-        sync_validation,
-        write_validations,
-        manual_replication,
-        remote_scope,
-        max_packet_size,
-        max_events_per_packet,
-        inbound_bytes_per_second,
-        inbound_burst,
-        max_unreliable_size,
-        batch_unreliable,
-        client_flush_rate,
-        allow_non_finite,
-        set_in_schema: _,
-    } = options;
-    let casing = match casing {
-        Casing::Pascal => "Pascal",
-        Casing::Camel => "Camel",
-        Casing::Snake => "Snake",
-    };
-    let text = |value: &str| Value::String(value.to_string());
-    let count = |value: &u32| Value::Integer(i64::from(*value));
-    [
-        ("Casing", text(casing)),
-        ("Typescript", Value::Boolean(*typescript)),
-        ("UsePolling", Value::Boolean(*use_polling)),
-        ("FutureLibrary", text(future_library.as_deref().unwrap_or_default())),
-        ("PromiseLibrary", text(promise_library.as_deref().unwrap_or_default())),
-        ("SyncValidation", Value::Boolean(*sync_validation)),
-        ("WriteValidations", Value::Boolean(*write_validations)),
-        ("ManualReplication", Value::Boolean(*manual_replication)),
-        ("RemoteScope", text(remote_scope)),
-        ("MaxPacketSize", count(max_packet_size)),
-        ("MaxEventsPerPacket", count(max_events_per_packet)),
-        ("InboundBytesPerSecond", count(inbound_bytes_per_second)),
-        ("InboundBurst", count(inbound_burst)),
-        ("MaxUnreliableSize", count(max_unreliable_size)),
-        ("BatchUnreliable", Value::Boolean(*batch_unreliable)),
-        ("ClientFlushRate", count(client_flush_rate)),
-        ("AllowNonFinite", Value::Boolean(*allow_non_finite)),
-    ]
-    .into_iter()
-    .map(|(name, value)| (name.to_string(), value))
-    .collect()
+    OPTIONS
+        .iter()
+        .filter(|spec| spec.locked)
+        .filter_map(|spec| {
+            let value = match (spec.get)(options)? {
+                OptionState::Flag(flag) => Value::Boolean(flag),
+                OptionState::Count(count) => Value::Integer(i64::from(count)),
+                state @ (OptionState::Text(_) | OptionState::MaybeText(_) | OptionState::Casing(_)) => {
+                    Value::String(state.as_written())
+                }
+            };
+            Some((spec.name.to_string(), value))
+        })
+        .collect()
 }
 
 /// What `blinkblox check` without arguments checks when a `blinkblox.toml` is found from

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use crate::model::{
     BitKind, Layout, LengthRange, NumberKind, NumberRange, Payload, Schema, StructType, Type, TypeKind,
 };
+use crate::vocabulary::{OPTIONS, OptionState};
 
 pub fn dump(schema: &Schema) -> String {
     let mut out = String::new();
@@ -15,26 +16,16 @@ pub fn dump(schema: &Schema) -> String {
     let mut line = |name: &str, value: String| {
         let _ = writeln!(out, "  {name} = {value}");
     };
-    line("ServerOutput", format!("{:?}", o.server_output));
-    line("ClientOutput", format!("{:?}", o.client_output));
-    line("TypesOutput", format!("{:?}", o.types_output));
-    line("Typescript", o.typescript.to_string());
-    line("Casing", format!("{:?}", o.casing));
-    line("UsePolling", o.use_polling.to_string());
-    line("FutureLibrary", format!("{:?}", o.future_library));
-    line("PromiseLibrary", format!("{:?}", o.promise_library));
-    line("SyncValidation", o.sync_validation.to_string());
-    line("WriteValidations", o.write_validations.to_string());
-    line("ManualReplication", o.manual_replication.to_string());
-    line("RemoteScope", format!("{:?}", o.remote_scope));
-    line("MaxPacketSize", o.max_packet_size.to_string());
-    line("MaxEventsPerPacket", o.max_events_per_packet.to_string());
-    line("InboundBytesPerSecond", o.inbound_bytes_per_second.to_string());
-    line("InboundBurst", o.inbound_burst.to_string());
-    line("MaxUnreliableSize", o.max_unreliable_size.to_string());
-    line("BatchUnreliable", o.batch_unreliable.to_string());
-    line("ClientFlushRate", o.client_flush_rate.to_string());
-    line("AllowNonFinite", o.allow_non_finite.to_string());
+    for spec in OPTIONS {
+        let shown = match (spec.get)(o) {
+            Some(OptionState::MaybeText(text)) => format!("{text:?}"),
+            Some(OptionState::Text(text)) => format!("{text:?}"),
+            Some(OptionState::Casing(casing)) => format!("{casing:?}"),
+            Some(state @ (OptionState::Flag(_) | OptionState::Count(_))) => state.as_written(),
+            None => continue,
+        };
+        line(spec.name, shown);
+    }
     line("set in schema", format!("{:?}", o.set_in_schema));
     let _ = writeln!(
         out,

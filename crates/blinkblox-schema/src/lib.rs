@@ -15,6 +15,7 @@ pub mod model;
 pub mod parser;
 pub mod source;
 pub mod suggest;
+pub mod vocabulary;
 pub mod wire;
 
 use std::collections::HashSet;

@@ -416,6 +416,20 @@ pub enum Casing {
 }
 
 impl Casing {
+    pub const ALL: [Casing; 3] = [Casing::Pascal, Casing::Camel, Casing::Snake];
+
+    /// The casing as a schema writes it (`Camel`).
+    pub fn name(self) -> &'static str {
+        self.pick("Pascal", "Camel", "Snake")
+    }
+
+    /// The casing a word names, in any case (`camel` is `Camel`).
+    pub fn named(word: &str) -> Option<Casing> {
+        Casing::ALL
+            .into_iter()
+            .find(|casing| casing.name().eq_ignore_ascii_case(word))
+    }
+
     /// Picks the spelling of a generated member for this casing.
     pub fn pick(self, pascal: &'static str, camel: &'static str, snake: &'static str) -> &'static str {
         match self {

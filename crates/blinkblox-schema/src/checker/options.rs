@@ -11,6 +11,7 @@ use crate::diagnostics::Diagnostic;
 use crate::model::{Casing, Options};
 use crate::source::Span;
 use crate::suggest::closest;
+use crate::vocabulary::{self, OPTIONS, OptionKind, OptionSetting};
 
 /// A value for an option, as a project manifest supplies it.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,40 +22,6 @@ pub enum OptionValue {
     /// A bare word, such as `Camel` for `Casing`.
     Name(String),
 }
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ValueKind {
-    Text,
-    Flag,
-    Count,
-    Casing,
-    /// Parsed and ignored, as Blink does (`UseColon`).
-    Unused,
-}
-
-const OPTIONS: &[(&str, ValueKind)] = &[
-    ("ServerOutput", ValueKind::Text),
-    ("ClientOutput", ValueKind::Text),
-    ("TypesOutput", ValueKind::Text),
-    ("Typescript", ValueKind::Flag),
-    ("Casing", ValueKind::Casing),
-    ("UsePolling", ValueKind::Flag),
-    ("FutureLibrary", ValueKind::Text),
-    ("PromiseLibrary", ValueKind::Text),
-    ("SyncValidation", ValueKind::Flag),
-    ("WriteValidations", ValueKind::Flag),
-    ("ManualReplication", ValueKind::Flag),
-    ("RemoteScope", ValueKind::Text),
-    ("UseColon", ValueKind::Unused),
-    ("MaxPacketSize", ValueKind::Count),
-    ("MaxEventsPerPacket", ValueKind::Count),
-    ("InboundBytesPerSecond", ValueKind::Count),
-    ("InboundBurst", ValueKind::Count),
-    ("MaxUnreliableSize", ValueKind::Count),
-    ("BatchUnreliable", ValueKind::Flag),
-    ("ClientFlushRate", ValueKind::Count),
-    ("AllowNonFinite", ValueKind::Flag),
-];
 
 impl OptionValue {
     /// The default as the `option` line it stands for, placed at `span`.
@@ -80,26 +47,18 @@ impl OptionValue {
     }
 }
 
-enum Value {
-    Text(String),
-    Flag(bool),
-    Count(u32),
-    Casing(Casing),
-    None,
-}
-
 impl Checker<'_> {
     /// Checks and applies one option line. `from_schema` is false for defaults.
     pub(super) fn apply_option(&mut self, item: &ast::OptionItem, from_schema: bool) {
         let name = item.name.text.as_str();
-        let Some(&(canonical, kind)) = OPTIONS.iter().find(|(known, _)| *known == name) else {
+        let Some(spec) = vocabulary::option(name) else {
             let mut diagnostic = Diagnostic::error(
                 codes::UNKNOWN_OPTION,
                 format!("unknown option `{name}`"),
                 item.name.span,
                 "no such option",
             );
-            match closest(name, OPTIONS.iter().map(|(known, _)| *known)) {
+            match closest(name, OPTIONS.iter().map(|spec| spec.name)) {
                 // A default's span is its value in blinkblox.toml: nothing there to replace.
                 Some(suggestion) if from_schema => {
                     diagnostic = diagnostic.with_did_you_mean(item.name.span, suggestion)
@@ -107,10 +66,11 @@ impl Checker<'_> {
                 Some(suggestion) => diagnostic = diagnostic.with_note(format!("did you mean `{suggestion}`?")),
                 None => {}
             }
-            let all: Vec<&str> = OPTIONS.iter().map(|(known, _)| *known).collect();
+            let all: Vec<&str> = OPTIONS.iter().map(|spec| spec.name).collect();
             self.report(diagnostic.with_note(format!("the options are {}", all.join(", "))));
             return;
         };
+        let canonical = spec.name;
         if from_schema {
             if let Some(&first) = self.option_spans.get(canonical) {
                 self.report(
@@ -129,32 +89,12 @@ impl Checker<'_> {
         } else {
             self.default_spans.insert(canonical, item.span);
         }
-        let Some(value) = self.option_value(canonical, kind, &item.value, from_schema) else {
+        let Some(value) = self.option_value(canonical, spec.kind, &item.value, from_schema) else {
             return;
         };
         let options: &mut Options = &mut self.options;
-        match (canonical, value) {
-            ("ServerOutput", Value::Text(text)) => options.server_output = Some(text),
-            ("ClientOutput", Value::Text(text)) => options.client_output = Some(text),
-            ("TypesOutput", Value::Text(text)) => options.types_output = Some(text),
-            ("FutureLibrary", Value::Text(text)) => options.future_library = Some(text),
-            ("PromiseLibrary", Value::Text(text)) => options.promise_library = Some(text),
-            ("RemoteScope", Value::Text(text)) => options.remote_scope = text,
-            ("Typescript", Value::Flag(flag)) => options.typescript = flag,
-            ("UsePolling", Value::Flag(flag)) => options.use_polling = flag,
-            ("SyncValidation", Value::Flag(flag)) => options.sync_validation = flag,
-            ("WriteValidations", Value::Flag(flag)) => options.write_validations = flag,
-            ("ManualReplication", Value::Flag(flag)) => options.manual_replication = flag,
-            ("BatchUnreliable", Value::Flag(flag)) => options.batch_unreliable = flag,
-            ("AllowNonFinite", Value::Flag(flag)) => options.allow_non_finite = flag,
-            ("Casing", Value::Casing(casing)) => options.casing = casing,
-            ("MaxPacketSize", Value::Count(n)) => options.max_packet_size = n,
-            ("MaxEventsPerPacket", Value::Count(n)) => options.max_events_per_packet = n,
-            ("InboundBytesPerSecond", Value::Count(n)) => options.inbound_bytes_per_second = n,
-            ("InboundBurst", Value::Count(n)) => options.inbound_burst = n,
-            ("MaxUnreliableSize", Value::Count(n)) => options.max_unreliable_size = n,
-            ("ClientFlushRate", Value::Count(n)) => options.client_flush_rate = n,
-            _ => {}
+        if let Some(value) = value {
+            (spec.set)(options, value);
         }
         if from_schema && !options.set_in_schema.contains(&canonical) {
             options.set_in_schema.push(canonical);
@@ -164,31 +104,29 @@ impl Checker<'_> {
     fn option_value(
         &mut self,
         name: &str,
-        kind: ValueKind,
+        kind: OptionKind,
         literal: &ast::Literal,
         from_schema: bool,
-    ) -> Option<Value> {
+    ) -> Option<Option<OptionSetting>> {
         let value = match (kind, &literal.kind) {
-            (ValueKind::Text, LiteralKind::String(text)) => Value::Text(text.clone()),
-            (ValueKind::Flag, LiteralKind::Bool(flag)) => Value::Flag(*flag),
-            (ValueKind::Count, LiteralKind::Number { value, .. })
+            (OptionKind::Text, LiteralKind::String(text)) => OptionSetting::Text(text.clone()),
+            (OptionKind::Flag, LiteralKind::Bool(flag)) => OptionSetting::Flag(*flag),
+            (OptionKind::Count, LiteralKind::Number { value, .. })
                 if value.fract() == 0.0 && *value >= 1.0 && *value <= f64::from(u32::MAX) =>
             {
-                Value::Count(*value as u32)
+                OptionSetting::Count(*value as u32)
             }
-            (ValueKind::Casing, LiteralKind::Ident(word) | LiteralKind::String(word)) => {
-                let (casing, spelling) = match word.to_ascii_lowercase().as_str() {
-                    "pascal" => (Casing::Pascal, "Pascal"),
-                    "camel" => (Casing::Camel, "Camel"),
-                    "snake" => (Casing::Snake, "Snake"),
-                    _ => return self.bad_value(name, kind, literal, from_schema),
+            (OptionKind::Casing, LiteralKind::Ident(word) | LiteralKind::String(word)) => {
+                let Some(casing) = Casing::named(word) else {
+                    self.bad_value(name, kind, literal, from_schema);
+                    return None;
                 };
-                if word != spelling {
-                    self.misspelt_casing(word, spelling, literal);
+                if word != casing.name() {
+                    self.misspelt_casing(word, casing.name(), literal);
                 }
-                Value::Casing(casing)
+                OptionSetting::Casing(casing)
             }
-            (ValueKind::Unused, LiteralKind::Bool(_)) => {
+            (OptionKind::Unused, LiteralKind::Bool(_)) => {
                 self.report(
                     Diagnostic::warning(
                         codes::UNUSED_OPTION,
@@ -198,11 +136,14 @@ impl Checker<'_> {
                     )
                     .with_note("Blink parses it but never used it; remove the line"),
                 );
-                Value::None
+                return Some(None);
             }
-            _ => return self.bad_value(name, kind, literal, from_schema),
+            _ => {
+                self.bad_value(name, kind, literal, from_schema);
+                return None;
+            }
         };
-        Some(value)
+        Some(Some(value))
     }
 
     /// A casing written in another case (`camel`): BlinkBlox takes it, Blink stops on it.
@@ -225,13 +166,13 @@ impl Checker<'_> {
 
     /// A value the option does not take. The example is written as the value was: an
     /// `option` line in a schema, or a key of `[options]` in blinkblox.toml for a default.
-    fn bad_value(&mut self, name: &str, kind: ValueKind, literal: &ast::Literal, from_schema: bool) -> Option<Value> {
+    fn bad_value(&mut self, name: &str, kind: OptionKind, literal: &ast::Literal, from_schema: bool) {
         let (expected, value) = match kind {
-            ValueKind::Text => ("a string", "\"…\""),
-            ValueKind::Flag | ValueKind::Unused => ("`true` or `false`", "true"),
-            ValueKind::Count => ("a whole number of at least 1", "1024"),
-            ValueKind::Casing if from_schema => ("`Pascal`, `Camel` or `Snake`", "Camel"),
-            ValueKind::Casing => ("`Pascal`, `Camel` or `Snake`", "\"Camel\""),
+            OptionKind::Text => ("a string", "\"…\""),
+            OptionKind::Flag | OptionKind::Unused => ("`true` or `false`", "true"),
+            OptionKind::Count => ("a whole number of at least 1", "1024"),
+            OptionKind::Casing if from_schema => ("`Pascal`, `Camel` or `Snake`", "Camel"),
+            OptionKind::Casing => ("`Pascal`, `Camel` or `Snake`", "\"Camel\""),
         };
         let example = if from_schema {
             format!("option {name} = {value}")
@@ -253,7 +194,6 @@ impl Checker<'_> {
             )
             .with_note(format!("for example: `{example}`")),
         );
-        None
     }
 
     /// Limits on packets from clients that contradict each other: a packet of

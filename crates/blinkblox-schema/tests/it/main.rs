@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 mod api;
 mod fixtures;
+mod options_doc;
 mod robustness;
 
 /// The repository's root: the fixtures, `examples/` and `benchmark/` are found from here.
