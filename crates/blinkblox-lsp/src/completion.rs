@@ -8,8 +8,7 @@ use lsp_types::{CompletionItem, CompletionItemKind, Documentation, MarkupContent
 
 use crate::analysis::{Analysis, ROOT};
 use crate::index::{Index, SymbolKind};
-use crate::vocabulary::{self, KEYWORDS};
-use blinkblox_schema::vocabulary::{OPTIONS, OptionKind, option as vocabulary_option};
+use blinkblox_schema::vocabulary::{self, KEYWORDS, OPTIONS, OptionKind, option as vocabulary_option};
 
 /// What the cursor is in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -324,7 +323,7 @@ pub fn complete(text: &str, analysis: Option<&Analysis>, offset: usize) -> Vec<C
     match context(text, offset) {
         Context::Keywords => KEYWORDS
             .iter()
-            .map(|(keyword, about)| item(keyword, CompletionItemKind::KEYWORD, about))
+            .map(|keyword| item(keyword.word, CompletionItemKind::KEYWORD, keyword.about))
             .collect(),
         Context::OptionNames => OPTIONS
             .iter()
@@ -367,8 +366,9 @@ pub fn complete(text: &str, analysis: Option<&Analysis>, offset: usize) -> Vec<C
         Context::FieldValues { keyword, key } => vocabulary::field(keyword, &key)
             .map(|field| {
                 field
-                    .values
-                    .iter()
+                    .takes
+                    .words()
+                    .into_iter()
                     .map(|(value, about)| item(value, CompletionItemKind::ENUM_MEMBER, about))
                     .collect()
             })
@@ -381,8 +381,8 @@ pub fn complete(text: &str, analysis: Option<&Analysis>, offset: usize) -> Vec<C
 fn types(index: Option<&Index>, scopes: &[String], qualifier: &[String]) -> Vec<CompletionItem> {
     let mut items = Vec::new();
     if qualifier.is_empty() {
-        for (name, about) in vocabulary::PRIMITIVES {
-            items.push(item(name, CompletionItemKind::KEYWORD, about));
+        for primitive in vocabulary::PRIMITIVES {
+            items.push(item(primitive.name, CompletionItemKind::KEYWORD, primitive.about));
         }
         for keyword in ["struct", "enum", "map", "set"] {
             items.push(item(keyword, CompletionItemKind::KEYWORD, "an inline type"));

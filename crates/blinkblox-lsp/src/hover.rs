@@ -11,7 +11,7 @@ use crate::api;
 use crate::index::{OccurrenceKind, SymbolId, SymbolKind};
 use crate::positions::Encoding;
 use crate::sizes::{Size, breakdown, bytes, render, size};
-use crate::vocabulary;
+use blinkblox_schema::vocabulary;
 
 /// Lines of a declaration shown in a hover before it is cut.
 const SHOWN_LINES: usize = 16;
@@ -23,13 +23,13 @@ pub fn hover(analysis: &Analysis, offset: u32, encoding: Encoding) -> Option<Hov
         .get(occurrence.span.start as usize..occurrence.span.end as usize)?;
     let markdown = match &occurrence.kind {
         OccurrenceKind::Symbol(id) => symbol(analysis, *id),
-        OccurrenceKind::Primitive => format!("```blink\n{word}\n```\n{}", vocabulary::primitive(word)?),
+        OccurrenceKind::Primitive => format!("```blink\n{word}\n```\n{}", vocabulary::primitive(word)?.about),
         OccurrenceKind::Unresolved => format!("`{word}` is not declared"),
         OccurrenceKind::FieldKey { owner } => {
             let keyword = analysis.index.symbols[*owner].kind.describe();
             let field = vocabulary::field(keyword, word)?;
             let mut text = format!("**{}** — {}", field.key, field.about);
-            for (value, about) in field.values {
+            for (value, about) in field.takes.words() {
                 text.push_str(&format!(
                     "\n- `{value}`{}",
                     if about.is_empty() {
@@ -45,8 +45,9 @@ pub fn hover(analysis: &Analysis, offset: u32, encoding: Encoding) -> Option<Hov
             let keyword = analysis.index.symbols[*owner].kind.describe();
             let field = vocabulary::field(keyword, key)?;
             let (value, about) = field
-                .values
-                .iter()
+                .takes
+                .words()
+                .into_iter()
                 .find(|(value, _)| value.eq_ignore_ascii_case(word))?;
             format!("`{}: {value}` — {about}", field.key)
         }
@@ -68,7 +69,7 @@ pub fn hover(analysis: &Analysis, offset: u32, encoding: Encoding) -> Option<Hov
 }
 
 fn option(name: &str) -> Option<String> {
-    let option = blinkblox_schema::vocabulary::option(name)?;
+    let option = vocabulary::option(name)?;
     let default = match option.default_text() {
         text if text.is_empty() => "not set".to_string(),
         text => format!("`{text}`"),

@@ -28,7 +28,6 @@ mod server;
 mod sizes;
 mod symbols;
 pub mod transport;
-mod vocabulary;
 mod worker;
 
 pub use server::{Server, Stopped, serve};

@@ -5,7 +5,8 @@
 use blinkblox_schema::source::Span;
 
 use crate::analysis::{Analysis, ROOT};
-use crate::index::{Index, OccurrenceKind, PRIMITIVES, SymbolId, SymbolKind};
+use crate::index::{Index, OccurrenceKind, SymbolId, SymbolKind};
+use blinkblox_schema::vocabulary::is_primitive;
 
 /// The name under the cursor, if it can be renamed: its span.
 pub fn target(analysis: &Analysis, offset: u32) -> Result<(SymbolId, Span), String> {
@@ -63,7 +64,7 @@ pub fn check(index: &Index, id: SymbolId, new_name: &str) -> Result<(), String> 
     };
     match symbol.kind {
         SymbolKind::Type(_) => {
-            if PRIMITIVES.contains(&new_name) {
+            if is_primitive(new_name) {
                 return Err(format!(
                     "`{new_name}` is a primitive type: the new name would never refer to this declaration"
                 ));

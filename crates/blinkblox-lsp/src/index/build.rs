@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use blinkblox_schema::ast::{self, DeclField, DeclValue, Item, StructMember, TypeExpr, TypeExprKind};
 use blinkblox_schema::source::{FileId, Span};
 
-use super::{Index, Occurrence, OccurrenceKind, PRIMITIVES, ScopeNode, Symbol, SymbolId, SymbolKind};
+use super::{Index, Occurrence, OccurrenceKind, ScopeNode, Symbol, SymbolId, SymbolKind};
+use blinkblox_schema::vocabulary::is_primitive;
 
 /// `imports` maps `(importing file, start of the import's path)` to the file imported.
 pub fn build(files: &HashMap<FileId, &ast::File>, root: FileId, imports: &HashMap<(FileId, u32), FileId>) -> Index {
@@ -323,7 +324,7 @@ impl<'a> Builder<'a> {
             let mut lookup_scope = None;
             let kind = if let Some((_, id)) = generics.iter().find(|(name, _)| *name == last.text) {
                 OccurrenceKind::Symbol(*id)
-            } else if PRIMITIVES.contains(&last.text.as_str()) {
+            } else if is_primitive(&last.text) {
                 OccurrenceKind::Primitive
             } else {
                 lookup_scope = Some(scope);

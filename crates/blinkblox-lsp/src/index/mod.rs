@@ -146,9 +146,6 @@ pub struct Index {
     pub file_scopes: HashMap<FileId, usize>,
 }
 
-/// Names built into the language (they take precedence over declarations).
-pub use blinkblox_schema::checker::PRIMITIVES;
-
 impl Index {
     /// The occurrence under `offset` in `file` (a cursor just after a word counts).
     pub fn at(&self, file: FileId, offset: u32) -> Option<&Occurrence> {

@@ -11,6 +11,9 @@ use crate::suggest::closest;
 use crate::wire;
 
 use super::types::Context;
+use crate::vocabulary::fields::{
+    CALL, Choice, EVENT_FIELDS, FROM, FUNCTION_FIELDS, PER, RELIABILITY, STREAM_FIELDS, YIELD, keys,
+};
 
 /// Declarations a channel can index with two bytes.
 const MAX_CHANNEL: u32 = 65536;
@@ -22,25 +25,6 @@ const MAX_TUPLE_VALUES: usize = 32;
 /// chain doubles it per level: past this, the modules would run to megabytes and past
 /// Luau's limits on one function.
 const MAX_INLINED_NODES: u32 = 4096;
-
-const FROM: &[(&str, Side)] = &[("Server", Side::Server), ("Client", Side::Client)];
-const RELIABILITY: &[(&str, Reliability)] = &[
-    ("Reliable", Reliability::Reliable),
-    ("Unreliable", Reliability::Unreliable),
-];
-const CALL: &[(&str, CallMode)] = &[
-    ("SingleSync", CallMode::SingleSync),
-    ("SingleAsync", CallMode::SingleAsync),
-    ("ManySync", CallMode::ManySync),
-    ("ManyAsync", CallMode::ManyAsync),
-    ("Polling", CallMode::Polling),
-];
-const YIELD: &[(&str, YieldMode)] = &[
-    ("Coroutine", YieldMode::Coroutine),
-    ("Future", YieldMode::Future),
-    ("Promise", YieldMode::Promise),
-];
-const PER: &[(&str, ())] = &[("Player", ())];
 
 /// A declaration's minimum size, checked against the limits once every index width
 /// is known.
@@ -86,7 +70,7 @@ impl<'a> Checker<'a> {
     }
 
     fn check_event(&mut self, event: &'a ast::EventItem, scope: usize, path: ScopePath, sizes: &mut Vec<SizeCheck>) {
-        let fields = self.fields(&event.fields, &["From", "Type", "Call", "Data", "Poll"], "event");
+        let fields = self.fields(&event.fields, &keys(EVENT_FIELDS), "event");
         let from = self.required(&fields, "From", FROM, &event.name, "event", "From: Server");
         let reliability = self.required(&fields, "Type", RELIABILITY, &event.name, "event", "Type: Reliable");
         let poll = match fields.get("Poll") {
@@ -148,7 +132,7 @@ impl<'a> Checker<'a> {
         path: ScopePath,
         sizes: &mut Vec<SizeCheck>,
     ) {
-        let fields = self.fields(&function.fields, &["Yield", "Data", "Return", "Timeout"], "function");
+        let fields = self.fields(&function.fields, &keys(FUNCTION_FIELDS), "function");
         let yield_mode = self.required(&fields, "Yield", YIELD, &function.name, "function", "Yield: Coroutine");
         let (data, data_span) = self.payload(fields.get("Data"), scope, &function.name);
         let (returns, _) = self.payload(fields.get("Return"), scope, &function.name);
@@ -232,7 +216,7 @@ impl<'a> Checker<'a> {
     }
 
     fn check_stream(&mut self, stream: &'a ast::StreamItem, scope: usize, path: ScopePath, sizes: &mut Vec<SizeCheck>) {
-        let fields = self.fields(&stream.fields, &["From", "Type", "Per", "Data"], "stream");
+        let fields = self.fields(&stream.fields, &keys(STREAM_FIELDS), "stream");
         let from = self.required(&fields, "From", FROM, &stream.name, "stream", "From: Server");
         let reliability = self.required(&fields, "Type", RELIABILITY, &stream.name, "stream", "Type: Unreliable");
         let per_player = match fields.get("Per") {
@@ -352,7 +336,7 @@ impl<'a> Checker<'a> {
         &mut self,
         fields: &Fields<'_>,
         key: &str,
-        choices: &[(&str, T)],
+        choices: &[Choice<T>],
         name: &ast::Name,
         what: &str,
         example: &str,
@@ -378,20 +362,20 @@ impl<'a> Checker<'a> {
         );
     }
 
-    fn choice<T: Copy>(&mut self, field: &DeclField, choices: &[(&str, T)]) -> Option<T> {
+    fn choice<T: Copy>(&mut self, field: &DeclField, choices: &[Choice<T>]) -> Option<T> {
         self.choice_with(field, choices, codes::INVALID_FIELD_VALUE)
     }
 
-    fn choice_with<T: Copy>(&mut self, field: &DeclField, choices: &[(&str, T)], code: &'static str) -> Option<T> {
+    fn choice_with<T: Copy>(&mut self, field: &DeclField, choices: &[Choice<T>], code: &'static str) -> Option<T> {
         if let DeclValue::Literal(ast::Literal {
             kind: LiteralKind::Ident(word),
             ..
         }) = &field.value
-            && let Some((_, value)) = choices.iter().find(|(name, _)| name.eq_ignore_ascii_case(word))
+            && let Some(choice) = choices.iter().find(|choice| choice.word.eq_ignore_ascii_case(word))
         {
-            return Some(*value);
+            return Some(choice.value);
         }
-        let list: Vec<String> = choices.iter().map(|(name, _)| format!("`{name}`")).collect();
+        let list: Vec<String> = choices.iter().map(|choice| format!("`{}`", choice.word)).collect();
         let expected = match list.as_slice() {
             [one] => one.clone(),
             [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
@@ -401,7 +385,7 @@ impl<'a> Checker<'a> {
             DeclValue::Literal(ast::Literal {
                 kind: LiteralKind::Ident(word),
                 ..
-            }) => crate::suggest::closest(word, choices.iter().map(|(name, _)| *name)),
+            }) => crate::suggest::closest(word, choices.iter().map(|choice| choice.word)),
             _ => None,
         };
         self.invalid_value_with(field, &expected, code, suggestion);

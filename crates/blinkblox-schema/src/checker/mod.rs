@@ -29,7 +29,6 @@ use crate::model::{ChannelLayout, EventDecl, FunctionDecl, Options, Schema, Scop
 use crate::source::Span;
 use crate::suggest::Candidates;
 
-pub use names::PRIMITIVES;
 pub use options::OptionValue;
 
 /// Resolution steps (nested types, references, instantiations) before a type is

@@ -11,30 +11,7 @@ use crate::diagnostics::Diagnostic;
 use crate::model::TypeId;
 use crate::source::Span;
 use crate::suggest::Candidates;
-
-/// Type names built into the language (they take precedence over declarations).
-pub const PRIMITIVES: &[&str] = &[
-    "u8",
-    "u16",
-    "u32",
-    "i8",
-    "i16",
-    "i32",
-    "f16",
-    "f32",
-    "f64",
-    "boolean",
-    "string",
-    "buffer",
-    "vector",
-    "CFrame",
-    "Color3",
-    "BrickColor",
-    "DateTime",
-    "DateTimeMillis",
-    "Instance",
-    "unknown",
-];
+use crate::vocabulary::PRIMITIVES;
 
 /// Where a name lookup ended.
 pub(super) enum Lookup {
@@ -333,7 +310,7 @@ impl<'a> Checker<'a> {
         self.suggestions_left.set(budget - 1);
         // Primitives and generic parameters first (the first of equally close names wins),
         // then the declared types, indexed once per scope.
-        let mut first: Vec<&str> = PRIMITIVES.to_vec();
+        let mut first: Vec<&str> = PRIMITIVES.iter().map(|primitive| primitive.name).collect();
         first.extend(generics.iter().map(String::as_str));
         let first_index = Candidates::new(first);
         let first = first_index.closest_with_distance(word);

@@ -14,7 +14,8 @@ use crate::diagnostics::Diagnostic;
 use crate::model::{Layout, SetType, Type, TypeDecl, TypeKind, UnitEnum};
 use crate::source::Span;
 
-use super::names::{Lookup, PRIMITIVES};
+use super::names::Lookup;
+use crate::vocabulary::is_primitive;
 
 /// Where a type expression is resolved: its scope and the generic parameters bound
 /// there.
@@ -337,7 +338,7 @@ impl<'a> Checker<'a> {
                 }
                 return Some(bound);
             }
-            if PRIMITIVES.contains(&last.text.as_str()) {
+            if is_primitive(&last.text) {
                 return self.resolve_primitive(span, &last.text, arguments, arguments_span, argument);
             }
         }

@@ -8,10 +8,7 @@ use crate::diagnostics::Diagnostic;
 use crate::lexer::{TokenKind, string_value};
 use crate::source::Span;
 use crate::suggest::closest;
-
-const DECLARATION_WORDS: &[&str] = &[
-    "option", "type", "struct", "enum", "map", "set", "event", "function", "stream", "scope", "import", "export",
-];
+use crate::vocabulary::KEYWORDS;
 
 impl Parser<'_> {
     /// Declarations up to the end of the file (`open == None`) or up to the `}` that
@@ -112,7 +109,7 @@ impl Parser<'_> {
                     token.span,
                     "not a declaration",
                 );
-                match closest(word, DECLARATION_WORDS.iter().copied()) {
+                match closest(word, KEYWORDS.iter().map(|keyword| keyword.word)) {
                     Some(keyword) if !word.is_empty() => {
                         diagnostic = diagnostic.with_did_you_mean(token.span, keyword);
                     }

@@ -16,6 +16,7 @@ use crate::codes;
 use crate::diagnostics::Diagnostic;
 use crate::lexer::{Lexer, Token, TokenKind, string_value};
 use crate::source::{FileId, Span};
+use crate::vocabulary::is_keyword;
 
 /// Deepest nesting of types and scopes. Real schemas stay far below; the limit keeps
 /// the recursive parser and checker well inside a thread's stack.
@@ -27,11 +28,6 @@ pub use crate::lexer::MAX_ERRORS;
 pub(crate) struct Recover;
 
 pub(crate) type Parsed<T> = Result<T, Recover>;
-
-/// Words that start a declaration.
-const ITEM_KEYWORDS: &[&str] = &[
-    "option", "type", "struct", "enum", "map", "set", "event", "function", "stream", "scope", "import", "export",
-];
 
 /// Parses one file. Diagnostics include the lexer's.
 pub fn parse(file: FileId, text: &str) -> (ast::File, Vec<Diagnostic>) {
@@ -346,7 +342,7 @@ impl<'a> Parser<'a> {
     /// a name (`type: u8` inside a struct is a field, not a declaration).
     fn at_item_start(&mut self) -> bool {
         let token = self.peek();
-        if token.kind != TokenKind::Ident || !ITEM_KEYWORDS.contains(&self.text_of(token.span)) {
+        if token.kind != TokenKind::Ident || !is_keyword(self.text_of(token.span)) {
             return false;
         }
         let next = self.peek_at(1).kind;

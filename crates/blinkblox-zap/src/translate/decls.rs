@@ -4,7 +4,7 @@
 use blinkblox_schema::diagnostics::Diagnostic;
 use blinkblox_schema::source::Span;
 
-use super::options::CALLS;
+use super::options::calls;
 use super::{Translation, quoted};
 use crate::codes;
 use crate::syntax::{Comments, Decl, EventDecl, Field, FieldValue, FunctionDecl, Parameters, TyKind, TypeDecl};
@@ -201,7 +201,7 @@ impl<'a> Translation<'a> {
             None => Some("Reliable"),
         };
         let call = match fields.get("call") {
-            Some(field) => self.word(field, CALLS),
+            Some(field) => self.word(field, &calls()),
             None => match self.options.call_default {
                 Some(call) => Some(call),
                 None => {

@@ -46,7 +46,13 @@ pub(crate) struct ZapOptions {
     pub call_default: Option<&'static str>,
 }
 
-pub(crate) const CALLS: &[&str] = &["SingleSync", "SingleAsync", "ManySync", "ManyAsync", "Polling"];
+/// zap's call modes are BlinkBlox's words (`SingleSync`, …), matched ignoring case.
+pub(crate) fn calls() -> Vec<&'static str> {
+    blinkblox_schema::vocabulary::fields::CALL
+        .iter()
+        .map(|choice| choice.word)
+        .collect()
+}
 
 /// zap's options that only shape zap's own output, with what to say about each.
 const DROPPED: &[(&str, &str)] = &[
@@ -104,7 +110,7 @@ impl<'a> Translation<'a> {
             };
         }
         if let Some(opt) = effective("call_default") {
-            self.options.call_default = self.choice(opt, CALLS);
+            self.options.call_default = self.choice(opt, &calls());
         }
         let mut yield_opt = None;
         self.options.yield_word = Some("Coroutine");
