@@ -15,6 +15,7 @@ pub mod project_schemas;
 pub mod rojo;
 pub mod schema_rules;
 pub mod schemas;
+mod serde_keys;
 pub mod sync;
 pub mod wally;
 pub mod watch;

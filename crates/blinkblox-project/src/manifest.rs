@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use crate::ProjectError;
 use crate::paths;
+use crate::serde_keys::keys_of;
 
 pub const MANIFEST_NAME: &str = "blinkblox.toml";
 
@@ -135,47 +136,19 @@ struct RawRojo {
 /// The keys that take `true` or `false`, in any table.
 const BOOLEAN_KEYS: [&str; 5] = ["types", "typescript", "allow_empty", "allow_outside_project", "private"];
 
-/// The keys each table accepts, for "valid keys are …" messages.
-const TABLE_KEYS: [(&str, &[&str]); 6] = [
-    ("", &["schemas", "output", "rojo", "options", "package"]),
-    (
-        "schemas",
-        &["include", "exclude", "allow_empty", "allow_outside_project"],
-    ),
-    (
-        "output",
-        &[
-            "path",
-            "instance",
-            "server_path",
-            "server_instance",
-            "types",
-            "typescript",
-            "allow_outside_project",
-        ],
-    ),
-    ("rojo", &["project"]),
-    ("options", &[]),
-    (
-        "package",
-        &[
-            "name",
-            "version",
-            "realm",
-            "registry",
-            "description",
-            "license",
-            "authors",
-            "homepage",
-            "repository",
-            "private",
-            "include",
-            "exclude",
-            "formats",
-            "pesde_name",
-        ],
-    ),
-];
+/// The keys a table accepts, for "valid keys are …" messages: read from the serde types
+/// that parse it, so the list cannot drift from what is accepted. `[options]` takes any
+/// option name (the checker names the valid ones).
+fn table_keys(table: &str) -> &'static [&'static str] {
+    match table {
+        "" => keys_of::<RawManifest>(),
+        "schemas" => keys_of::<RawSchemas>(),
+        "output" => keys_of::<RawOutput>(),
+        "rojo" => keys_of::<RawRojo>(),
+        "package" => keys_of::<PackageTable>(),
+        _ => &[],
+    }
+}
 
 impl Manifest {
     /// Finds `blinkblox.toml` in `start` or the nearest folder above it, like cargo.
@@ -383,15 +356,8 @@ fn describe_toml_error(name: &str, text: &str, err: &toml::de::Error) -> Project
     } else {
         format!("[{table}]")
     };
-    let valid = TABLE_KEYS
-        .iter()
-        .find(|(t, _)| *t == table)
-        .map(|(_, keys)| keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "));
-
-    let keys: &[&str] = TABLE_KEYS
-        .iter()
-        .find(|(t, _)| *t == table)
-        .map_or(&[], |(_, keys)| keys);
+    let keys = table_keys(&table);
+    let valid = (!keys.is_empty()).then(|| keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "));
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let key = rest.split('`').next().unwrap_or(rest);
         let mut message = format!("unknown key `{key}` in {table_label}");
@@ -515,6 +481,22 @@ mod tests {
         assert_eq!(err.message, "blinkblox.toml:5: unknown key `folder` in [output]");
         let help = err.help.expect("help");
         assert!(help.contains("`path`") && help.contains("`instance`"), "{help}");
+    }
+
+    #[test]
+    fn every_key_the_types_accept_is_offered() {
+        let err = parse("[schemas]\ninclude = [\"a\"]\n[output]\npath = \"o\"\n[package]\nformat = [\"wally\"]\n")
+            .unwrap_err();
+        assert!(
+            err.message
+                .ends_with("unknown key `format` in [package]: did you mean `formats`?"),
+            "{err}"
+        );
+        let help = err.help.expect("help");
+        assert!(help.contains("`formats`") && help.contains("`pesde_name`"), "{help}");
+        let err =
+            parse("[schemas]\ninclude = [\"a\"]\n[output]\npath = \"o\"\nserver_instanc = \"A.B\"\n").unwrap_err();
+        assert!(err.message.ends_with("did you mean `server_instance`?"), "{err}");
     }
 
     #[test]
