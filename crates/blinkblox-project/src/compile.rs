@@ -12,7 +12,6 @@ use blinkblox_schema::{CheckSettings, OptionDefault, OptionValue};
 
 use crate::ProjectError;
 use crate::manifest::{Manifest, OptionValue as ManifestValue, line_of};
-use crate::project_schemas::ProjectSchemas;
 
 /// The `RemoteScope` sync gives a schema that does not choose one: its folder under the
 /// output, so two schemas never share remotes (Blink errors at run time when they do).
@@ -115,12 +114,4 @@ pub fn effective_options(options: &Options) -> BTreeMap<String, toml::Value> {
             Some((spec.name.to_string(), value))
         })
         .collect()
-}
-
-/// What `blinkblox check` without arguments checks when a `blinkblox.toml` is found from
-/// its folder (walking up): the schemas the manifest lists, each checked as sync checks it;
-/// `None` when there is no manifest.
-pub fn manifest_schemas(cwd: &Path) -> Option<Result<ProjectSchemas, ProjectError>> {
-    let manifest_path = Manifest::find(cwd)?;
-    Some(ProjectSchemas::load(&manifest_path, cwd))
 }

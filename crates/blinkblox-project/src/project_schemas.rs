@@ -41,6 +41,13 @@ impl ProjectSchemas {
         })
     }
 
+    /// The project a command run in `cwd` with no paths works on: the manifest found from
+    /// `cwd` (walking up) and its schemas; `None` when there is no manifest.
+    pub fn found_from(cwd: &Path) -> Option<Result<ProjectSchemas, ProjectError>> {
+        let manifest_path = Manifest::find(cwd)?;
+        Some(ProjectSchemas::load(&manifest_path, cwd))
+    }
+
     /// Loads the manifest at `manifest_path`, naming it relative to `names_from`.
     pub fn load(manifest_path: &Path, names_from: &Path) -> Result<ProjectSchemas, ProjectError> {
         let manifest = Manifest::load(manifest_path)?;

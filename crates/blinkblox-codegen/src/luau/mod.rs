@@ -40,6 +40,7 @@ pub(crate) mod naming;
 mod payload;
 mod read;
 mod record;
+mod record_size;
 mod remotes;
 pub mod runtime;
 pub(crate) mod server;

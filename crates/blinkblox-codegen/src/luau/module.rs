@@ -17,7 +17,7 @@ use super::lookups::Lookups;
 use super::naming::{Members, string_literal, type_name};
 use super::payload::Param;
 use super::read::Reader;
-use super::record::largest_fixed_record;
+use super::record_size::{index_bytes, largest_fixed_record};
 use super::runtime::{self, Part, Words};
 use super::types::emit_type_block;
 use super::value_path::ValuePath;
@@ -37,17 +37,8 @@ pub struct ModuleGen<'a> {
     /// Whether they are fields of the `Functions` table rather than locals (a large schema: a
     /// function may have 200 locals, the module's top level included).
     functions_in_table: bool,
-    /// `FIXED_RECORD_BYTES` on the client (`record::largest_fixed_record`); 0 on the server.
+    /// `FIXED_RECORD_BYTES` on the client (`record_size::largest_fixed_record`); 0 on the server.
     pub fixed_record_bytes: u32,
-}
-
-/// The width of a record's index on a channel of `schema`: 2 bytes past 256 declarations.
-pub fn index_bytes(schema: &Schema, reliability: Reliability) -> u32 {
-    let layout = match reliability {
-        Reliability::Reliable => schema.reliable,
-        Reliability::Unreliable => schema.unreliable,
-    };
-    if layout.index_bytes >= 2 { 2 } else { 1 }
 }
 
 /// Past this many declarations, the per-declaration functions are fields of one table.

@@ -4,45 +4,15 @@
 //! On the client, the resident batch's packet limits are checked once a run of records
 //! (`GrantRecords` in client_batch.luau), not at every record.
 
-use blinkblox_schema::model::{Reliability, Schema, Side};
+use blinkblox_schema::model::Reliability;
 use blinkblox_schema::wire::resolve;
 
 use super::builder::CodeBuilder;
 use super::layout::{is_byte_number, offset_plus};
-use super::module::{ModuleGen, index_bytes};
-use super::payload::{Param, payload_params};
+use super::module::ModuleGen;
+use super::payload::Param;
+use super::record_size::fixed_slot_free_size;
 use super::write::Writer;
-
-/// The largest record the client writes with no check but its grant (`FIXED_RECORD_BYTES`):
-/// reliable, of fixed size, and without side-array values. 0 when there is none.
-pub fn largest_fixed_record(schema: &Schema) -> u32 {
-    let index_bytes = index_bytes(schema, Reliability::Reliable);
-    let events = schema
-        .events
-        .iter()
-        .filter(|e| e.from == Side::Client && e.reliability == Reliability::Reliable)
-        .map(|e| (0, &e.data));
-    // An invocation carries a call id after its index.
-    let invocations = schema.functions.iter().map(|f| (2, &f.data));
-    events
-        .chain(invocations)
-        .filter_map(|(header, data)| {
-            fixed_slot_free_size(schema, &payload_params(data)).map(|size| index_bytes + header + size)
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-/// The payload's size when it is fixed and holds no side-array values.
-fn fixed_slot_free_size(schema: &Schema, params: &[Param]) -> Option<u32> {
-    params
-        .iter()
-        .map(|p| {
-            let layout = resolve(schema, p.ty).layout;
-            if layout.uses_instances { None } else { layout.fixed_size }
-        })
-        .sum()
-}
 
 /// Where a record starts, the local holding its offset, and how its fixed part is reserved.
 #[derive(Clone, Copy, PartialEq, Eq)]

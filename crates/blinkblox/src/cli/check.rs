@@ -11,6 +11,7 @@ use blinkblox_schema::diagnostics::Diagnostic;
 use crate::cli::exit::EXIT_USAGE;
 use crate::cli::output::Output;
 use crate::cli::schema_files;
+use blinkblox_project::project_schemas::ProjectSchemas;
 
 /// Check schemas for errors without writing anything.
 ///
@@ -36,7 +37,7 @@ pub fn run(args: CheckArgs, out: &Output) -> ExitCode {
     let manifest = if args.paths.is_empty() {
         std::env::current_dir()
             .ok()
-            .and_then(|cwd| blinkblox_project::compile::manifest_schemas(&cwd))
+            .and_then(|cwd| ProjectSchemas::found_from(&cwd))
     } else {
         None
     };

@@ -14,6 +14,7 @@ use blinkblox_schema::source::{SourceFile, SourceMap};
 use crate::cli::exit::EXIT_USAGE;
 use crate::cli::output::Output;
 use crate::cli::schema_files;
+use blinkblox_project::project_schemas::ProjectSchemas;
 
 /// Format schemas: comments kept, declarations one field per line, trailing commas.
 ///
@@ -84,7 +85,7 @@ pub fn run(args: FmtArgs, out: &Output) -> ExitCode {
 fn files_to_format(paths: &[PathBuf], out: &Output) -> Result<Vec<PathBuf>, ExitCode> {
     if paths.is_empty() {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        match blinkblox_project::compile::manifest_schemas(&cwd) {
+        match ProjectSchemas::found_from(&cwd) {
             Some(Ok(listed)) => {
                 for warning in &listed.warnings {
                     out.warning(warning);
