@@ -129,7 +129,7 @@ pub fn download(bench_dir: &Path, options: &DownloadOptions) -> Result<DownloadR
                 } else {
                     BenchError {
                         message: format!("tool `{}`: {}", tool.name, err.message),
-                        help: err.help,
+                        ..err
                     }
                 };
                 eprintln!("error: {err}");

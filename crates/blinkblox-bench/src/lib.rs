@@ -45,46 +45,11 @@ pub mod tools;
 pub mod turns;
 pub mod unpack;
 
-use std::fmt;
 use std::path::Path;
 
-/// A failure of `blinkblox bench`, worded for the user: what went wrong, where, and what to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BenchError {
-    pub message: String,
-    pub help: Option<String>,
-}
-
-impl BenchError {
-    pub fn new(message: impl Into<String>) -> BenchError {
-        BenchError {
-            message: message.into(),
-            help: None,
-        }
-    }
-
-    pub fn with_help(mut self, help: impl Into<String>) -> BenchError {
-        self.help = Some(help.into());
-        self
-    }
-
-    /// An I/O failure on a path, e.g. `could not write benchmark/tools.lock: No space left on device`.
-    pub fn io(action: &str, path: &Path, err: &std::io::Error) -> BenchError {
-        BenchError::new(format!("could not {action} `{}`: {err}", path.display()))
-    }
-}
-
-impl fmt::Display for BenchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)?;
-        if let Some(help) = &self.help {
-            write!(f, "\n  help: {help}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for BenchError {}
+/// A failure of `blinkblox bench`, worded for the user: what went wrong, where, and what to
+/// do. The one error shape every command reports.
+pub use blinkblox_error::UserError as BenchError;
 
 /// The platform label release assets are chosen by: `<os>-<arch>`, e.g. `linux-x86_64`,
 /// `macos-aarch64`, `windows-x86_64` (the labels zap's and Blink's release workflows use).

@@ -194,7 +194,7 @@ fn resolve_wally(
                 "tool `{tool}`: resolving Wally package `{scope}/{name}`: {}",
                 err.message
             ),
-            help: err.help,
+            ..err
         })?;
     let mut versions: Vec<Version> = metadata
         .versions
@@ -262,7 +262,7 @@ fn resolve_release(tool: &Tool, source: &Source, http: &Http, endpoints: &Endpoi
                 "tool `{}`: release `{tag}` of {owner}/{repo}: {}",
                 tool.name, err.message
             ),
-            help: err.help,
+            ..err
         })?;
     let matching: Vec<&ReleaseAsset> = release
         .assets

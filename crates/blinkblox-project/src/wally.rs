@@ -25,10 +25,7 @@ pub fn spec_of(manifest: &Manifest) -> Result<PackageSpec, ProjectError> {
             "add to blinkblox.toml:\n    [package]\n    name = \"your-scope/net\"\n    version = \"0.1.0\"\n    realm = \"shared\"",
         ));
     };
-    Ok(PackageSpec::check(
-        package,
-        &blinkblox_package::Locator::new(&file, &manifest.text),
-    )?)
+    PackageSpec::check(package, &blinkblox_package::Locator::new(&file, &manifest.text))
 }
 
 /// What a sync's lockfile records about the package, for sync to call with the files it
