@@ -10,7 +10,8 @@ use crate::analysis::{Analysis, ROOT};
 use crate::api;
 use crate::index::{OccurrenceKind, SymbolId, SymbolKind};
 use crate::positions::Encoding;
-use crate::sizes::{Size, breakdown, bytes, render, size};
+use crate::sizes::{Size, breakdown, bytes, size};
+use blinkblox_schema::print::type_text;
 use blinkblox_schema::vocabulary;
 
 /// Lines of a declaration shown in a hover before it is cut.
@@ -133,7 +134,7 @@ fn symbol(analysis: &Analysis, id: SymbolId) -> String {
     match symbol.kind {
         SymbolKind::Type(_) => {
             if let Some(decl) = schema.types.iter().find(|decl| decl.span == symbol.span) {
-                out.push_str(&format!("\n\n**Type:** `{}`", render(schema, &decl.ty, 2)));
+                out.push_str(&format!("\n\n**Type:** `{}`", type_text(schema, &decl.ty, 2)));
                 wire_size(schema, &decl.ty, &mut out);
                 if decl.exported {
                     api_lines = api::exported(&decl.scope, &decl.name, casing);
@@ -198,7 +199,7 @@ fn symbol(analysis: &Analysis, id: SymbolId) -> String {
         }
         SymbolKind::Field => {
             if let Some(field) = find_field(schema, symbol.span) {
-                out = format!("```blink\n{}: {}\n```", symbol.name, render(schema, &field.ty, 1));
+                out = format!("```blink\n{}: {}\n```", symbol.name, type_text(schema, &field.ty, 1));
                 wire_size(schema, &field.ty, &mut out);
             }
         }
@@ -292,7 +293,7 @@ fn record(schema: &Schema, data: &Payload, index: u64, header: u64, out: &mut St
                 out.push_str(&format!(
                     "\n- value {}: `{}` — {}",
                     position + 1,
-                    render(schema, ty, 1),
+                    type_text(schema, ty, 1),
                     size(schema, ty).describe()
                 ));
             }

@@ -2,7 +2,8 @@
 //! checker's layout), the most (following every bound up to its maximum), and what sets
 //! them; and types written back in the schema's own syntax.
 
-use blinkblox_schema::model::{LengthRange, NumberRange, Schema, StructType, Type, TypeKind};
+use blinkblox_schema::model::{LengthRange, Schema, StructType, Type, TypeKind};
+use blinkblox_schema::print::type_text;
 use blinkblox_schema::wire::{enum_index_bytes, optional_has_flag, resolve, varint_size};
 
 /// Bytes a value takes: `max` is `None` when a length has no upper bound.
@@ -203,7 +204,7 @@ fn struct_lines(schema: &Schema, body: &StructType, lines: &mut Vec<String>) {
         lines.push(format!(
             "`{}`: `{}` — {shown}",
             field.name,
-            render(schema, &field.ty, 1)
+            type_text(schema, &field.ty, 1)
         ));
     }
 }
@@ -218,83 +219,4 @@ fn length_line(length: LengthRange, what: &str) -> String {
         ),
         (None, None) => format!("{} or more {what} (no maximum), after a 1–5 byte length", length.min),
     }
-}
-
-/// A type in schema syntax; named types by name, structs written out `depth` levels deep.
-pub fn render(schema: &Schema, ty: &Type, depth: usize) -> String {
-    match &ty.kind {
-        TypeKind::Number { kind, range } => format!("{}{}", kind.keyword(), number_range(*range)),
-        TypeKind::Boolean => "boolean".to_string(),
-        TypeKind::String { length } => format!("string{}", length_range(*length, true)),
-        TypeKind::Buffer { length } => format!("buffer{}", length_range(*length, true)),
-        TypeKind::Vector { component, magnitude } => {
-            format!("vector<{}>{}", component.keyword(), number_range(*magnitude))
-        }
-        TypeKind::CFrame { position, rotation } => format!("CFrame<{}, {}>", position.keyword(), rotation.keyword()),
-        TypeKind::Color3 => "Color3".to_string(),
-        TypeKind::BrickColor => "BrickColor".to_string(),
-        TypeKind::DateTime => "DateTime".to_string(),
-        TypeKind::DateTimeMillis => "DateTimeMillis".to_string(),
-        TypeKind::Instance { class: Some(class) } => format!("Instance({class})"),
-        TypeKind::Instance { class: None } => "Instance".to_string(),
-        TypeKind::Unknown => "unknown".to_string(),
-        TypeKind::Optional(inner) => format!("{}?", render(schema, inner, depth)),
-        TypeKind::Array { element, length } => {
-            format!("{}{}", render(schema, element, depth), length_range(*length, false))
-        }
-        TypeKind::Struct(body) if depth == 0 => format!("struct {{ {} fields }}", body.fields.len()),
-        TypeKind::Struct(body) => {
-            let fields: Vec<String> = body
-                .fields
-                .iter()
-                .map(|field| format!("{}: {}", field.name, render(schema, &field.ty, depth - 1)))
-                .collect();
-            format!("struct {{ {} }}", fields.join(", "))
-        }
-        TypeKind::Enum(unit) => format!("enum {{ {} }}", unit.variants.join(", ")),
-        TypeKind::TaggedEnum(tagged) => {
-            let names: Vec<&str> = tagged.variants.iter().map(|v| v.name.as_str()).collect();
-            format!("enum \"{}\" {{ {} }}", tagged.tag, names.join(", "))
-        }
-        TypeKind::Map { key, value, length } => format!(
-            "map {{ [{}]: {} }}{}",
-            render(schema, key, depth),
-            render(schema, value, depth),
-            length_range(*length, true)
-        ),
-        TypeKind::Set(set) => format!("set {{ {} }}", set.flags.join(", ")),
-        TypeKind::Named(id) => match schema.types.get(id.0 as usize) {
-            Some(decl) => {
-                let mut parts = decl.scope.clone();
-                parts.push(decl.name.clone());
-                parts.join(".")
-            }
-            None => "?".to_string(),
-        },
-    }
-}
-
-fn number_range(range: NumberRange) -> String {
-    match (range.min, range.max) {
-        (None, None) => String::new(),
-        (Some(min), Some(max)) if min == max => format!("({min})"),
-        (min, max) => format!(
-            "({}..{})",
-            min.map(|n| n.to_string()).unwrap_or_default(),
-            max.map(|n| n.to_string()).unwrap_or_default()
-        ),
-    }
-}
-
-/// `(2..10)` / `[2..10]`; nothing (parentheses) or `[]` when unbounded.
-fn length_range(length: LengthRange, parens: bool) -> String {
-    let (open, close) = if parens { ("(", ")") } else { ("[", "]") };
-    let inner = match (length.exact(), length.min, length.max) {
-        (Some(n), _, _) => n.to_string(),
-        (None, 0, None) => return if parens { String::new() } else { "[]".to_string() },
-        (None, 0, Some(max)) => format!("..{max}"),
-        (None, min, None) => format!("{min}.."),
-        (None, min, Some(max)) => format!("{min}..{max}"),
-    };
-    format!("{open}{inner}{close}")
 }

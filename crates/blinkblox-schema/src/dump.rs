@@ -4,9 +4,8 @@
 
 use std::fmt::Write;
 
-use crate::model::{
-    BitKind, Layout, LengthRange, NumberKind, NumberRange, Payload, Schema, StructType, Type, TypeKind,
-};
+use crate::model::{BitKind, Layout, Payload, Schema, StructType, Type, TypeKind};
+use crate::print::{dotted_name, type_text};
 use crate::vocabulary::{OPTIONS, OptionState};
 
 pub fn dump(schema: &Schema) -> String {
@@ -42,7 +41,7 @@ pub fn dump(schema: &Schema) -> String {
         out.push_str("types:\n");
         for (index, decl) in schema.types.iter().enumerate() {
             let export = if decl.exported { "export " } else { "" };
-            let _ = write!(out, "  #{index} {export}{} = ", dotted(&decl.scope, &decl.name));
+            let _ = write!(out, "  #{index} {export}{} = ", dotted_name(&decl.scope, &decl.name));
             write_type(&mut out, schema, &decl.ty, 4);
         }
     }
@@ -50,7 +49,7 @@ pub fn dump(schema: &Schema) -> String {
         let _ = write!(
             out,
             "event {} #{} {:?} from {:?}, {:?}: ",
-            dotted(&event.scope, &event.name),
+            dotted_name(&event.scope, &event.name),
             event.index,
             event.reliability,
             event.from,
@@ -63,7 +62,7 @@ pub fn dump(schema: &Schema) -> String {
         let _ = write!(
             out,
             "function {} #{} {:?}{timeout}: ",
-            dotted(&function.scope, &function.name),
+            dotted_name(&function.scope, &function.name),
             function.index,
             function.yield_mode
         );
@@ -76,7 +75,7 @@ pub fn dump(schema: &Schema) -> String {
         let _ = write!(
             out,
             "stream {} #{} {:?} from {:?}{per}: ",
-            dotted(&stream.scope, &stream.name),
+            dotted_name(&stream.scope, &stream.name),
             stream.index,
             stream.reliability,
             stream.from
@@ -84,12 +83,6 @@ pub fn dump(schema: &Schema) -> String {
         write_type(&mut out, schema, &stream.data, 2);
     }
     out
-}
-
-fn dotted(scope: &[String], name: &str) -> String {
-    let mut parts = scope.to_vec();
-    parts.push(name.to_string());
-    parts.join(".")
 }
 
 fn write_payload(out: &mut String, schema: &Schema, payload: &Payload) {
@@ -121,7 +114,7 @@ fn layout_text(layout: &Layout) -> String {
 /// Writes a type on the current line (and nested lines for structs and enums),
 /// ending with a newline.
 fn write_type(out: &mut String, schema: &Schema, ty: &Type, indent: usize) {
-    let _ = write!(out, "{} {}", inline(schema, ty), layout_text(&ty.layout));
+    let _ = write!(out, "{} {}", type_text(schema, ty, 0), layout_text(&ty.layout));
     out.push('\n');
     write_children(out, schema, ty, indent);
 }
@@ -190,69 +183,5 @@ fn write_struct(out: &mut String, schema: &Schema, body: &StructType, indent: us
     for field in &body.fields {
         let _ = write!(out, "{pad}{}: ", field.name);
         write_type(out, schema, &field.ty, indent + 2);
-    }
-}
-
-fn number_range(range: &NumberRange) -> String {
-    match (range.min, range.max) {
-        (None, None) => String::new(),
-        (Some(min), Some(max)) if min == max => format!("({min})"),
-        (min, max) => format!(
-            "({}..{})",
-            min.map(|v| v.to_string()).unwrap_or_default(),
-            max.map(|v| v.to_string()).unwrap_or_default()
-        ),
-    }
-}
-
-fn length(range: &LengthRange, open: &str, close: &str) -> String {
-    match (range.min, range.max) {
-        (0, None) => String::new(),
-        (min, Some(max)) if min == max => format!("{open}{min}{close}"),
-        (min, max) => format!("{open}{min}..{}{close}", max.map(|v| v.to_string()).unwrap_or_default()),
-    }
-}
-
-fn kind(kind: NumberKind) -> &'static str {
-    kind.keyword()
-}
-
-/// A one-line description of a type (structs and enums summarised).
-pub fn inline(schema: &Schema, ty: &Type) -> String {
-    match &ty.kind {
-        TypeKind::Number { kind: k, range } => format!("{}{}", kind(*k), number_range(range)),
-        TypeKind::Boolean => "boolean".to_string(),
-        TypeKind::String { length: l } => format!("string{}", length(l, "(", ")")),
-        TypeKind::Buffer { length: l } => format!("buffer{}", length(l, "(", ")")),
-        TypeKind::Vector { component, magnitude } => {
-            format!("vector<{}>{}", kind(*component), number_range(magnitude))
-        }
-        TypeKind::CFrame { position, rotation } => format!("CFrame<{}, {}>", kind(*position), kind(*rotation)),
-        TypeKind::Color3 => "Color3".to_string(),
-        TypeKind::BrickColor => "BrickColor".to_string(),
-        TypeKind::DateTime => "DateTime".to_string(),
-        TypeKind::DateTimeMillis => "DateTimeMillis".to_string(),
-        TypeKind::Instance { class: None } => "Instance".to_string(),
-        TypeKind::Instance { class: Some(class) } => format!("Instance({class})"),
-        TypeKind::Unknown => "unknown".to_string(),
-        TypeKind::Optional(inner) => format!("({})?", inline(schema, inner)),
-        TypeKind::Array { element, length: l } => {
-            let shown = length(l, "", "");
-            format!("({})[{shown}]", inline(schema, element))
-        }
-        TypeKind::Struct(body) => format!("struct {}", struct_layout(body.layout.fixed_block_size, body)),
-        TypeKind::Enum(unit) => format!("enum {{ {} }}", unit.variants.join(", ")),
-        TypeKind::TaggedEnum(tagged) => format!("enum \"{}\" ({} variants)", tagged.tag, tagged.variants.len()),
-        TypeKind::Map { key, value, length: l } => format!(
-            "map {{ [{}]: {} }}{}",
-            inline(schema, key),
-            inline(schema, value),
-            length(l, "(", ")")
-        ),
-        TypeKind::Set(set) => format!("set {{ {} }}", set.flags.join(", ")),
-        TypeKind::Named(id) => match schema.types.get(id.0 as usize) {
-            Some(decl) => dotted(&decl.scope, &decl.name),
-            None => format!("#{}", id.0),
-        },
     }
 }

@@ -13,6 +13,7 @@ pub mod lexer;
 pub mod loader;
 pub mod model;
 pub mod parser;
+pub mod print;
 pub mod source;
 pub mod suggest;
 pub mod vocabulary;

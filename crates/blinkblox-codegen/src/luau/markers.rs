@@ -14,10 +14,5 @@ pub fn marker(scope: &[String], name: &str, role: Option<&str>) -> String {
 
 /// A declaration's full name, its scopes first: `Combat.Weapons.Equip`.
 pub fn describe(scope: &[String], name: &str) -> String {
-    let mut out = scope.join(".");
-    if !out.is_empty() {
-        out.push('.');
-    }
-    out.push_str(name);
-    out
+    blinkblox_schema::print::dotted_name(scope, name)
 }

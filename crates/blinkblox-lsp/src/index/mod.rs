@@ -212,9 +212,7 @@ impl Index {
     /// The qualified name of a declaration: `Combat.Hit`.
     pub fn qualified_name(&self, symbol: SymbolId) -> String {
         let symbol = &self.symbols[symbol];
-        let mut parts = symbol.scope_path.clone();
-        parts.push(symbol.name.clone());
-        parts.join(".")
+        blinkblox_schema::print::dotted_name(&symbol.scope_path, &symbol.name)
     }
 
     /// The symbols of a member list (fields of one struct, members of one enum).
