@@ -60,6 +60,18 @@ impl OutputKind {
         OutputKind::TypesDts,
     ];
 
+    /// What it is, in messages: `Server`, `Client declarations`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            OutputKind::Server => "Server",
+            OutputKind::Client => "Client",
+            OutputKind::Types => "Types",
+            OutputKind::ServerDts => "Server declarations",
+            OutputKind::ClientDts => "Client declarations",
+            OutputKind::TypesDts => "Types declarations",
+        }
+    }
+
     /// The file name `blinkblox sync` gives this output inside a schema's folder.
     pub fn file_name(self) -> &'static str {
         match self {

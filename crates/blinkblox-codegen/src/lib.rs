@@ -60,6 +60,7 @@
 pub mod compile;
 pub mod generate;
 pub mod luau;
+pub mod placement;
 pub mod typescript;
 
 pub use compile::{Compiled, Outputs, Source, compile};
