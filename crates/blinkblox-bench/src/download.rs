@@ -2,6 +2,7 @@
 //! exponential backoff on transient failures, a progress bar per file on stderr, and the sha256
 //! of every download computed while it streams to disk.
 
+use crate::progress;
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
@@ -288,7 +289,7 @@ impl Http {
                     );
                 }
                 Err(Failure::Transient(reason)) => {
-                    eprintln!("warning: GET {url}: {reason}; retrying in {} ms", wait.as_millis());
+                    progress::warning(&format!("GET {url}: {reason}; retrying in {} ms", wait.as_millis()));
                     std::thread::sleep(wait);
                     wait = wait.saturating_mul(2);
                 }

@@ -7,6 +7,7 @@
 //! happened. A failing tool therefore leaves its previous install (if any) and the lock entry
 //! that describes it untouched, while the other tools still install.
 
+use crate::progress;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -132,7 +133,7 @@ pub fn download(bench_dir: &Path, options: &DownloadOptions) -> Result<DownloadR
                         ..err
                     }
                 };
-                eprintln!("error: {err}");
+                progress::error(&err);
                 report.failures.push(err);
             }
         }
@@ -219,7 +220,7 @@ impl Job<'_> {
                 )));
             }
             self.check_entry(path, &format!("is not in `{}`", path.display()))?;
-            eprintln!("{:>12} {} (used in place: {})", "Local", tool.name, path.display());
+            progress::step("Local", &format!("{} (used in place: {})", tool.name, path.display()));
             return Ok((Outcome::InPlace { path: path.clone() }, None));
         }
         self.download(old_lock).map(|(outcome, locked)| (outcome, Some(locked)))
@@ -238,9 +239,12 @@ impl Job<'_> {
         if let Some(entry) = previous
             && pinned.is_none()
         {
-            eprintln!(
-                "{:>12} {}: tools.toml now says `{spec}`, tools.lock `{}`; resolving again",
-                "Note", tool.name, entry.source
+            progress::step(
+                "Note",
+                &format!(
+                    "{}: tools.toml now says `{spec}`, tools.lock `{}`; resolving again",
+                    tool.name, entry.source
+                ),
             );
         }
         let resolved: Resolved = match pinned {
@@ -251,7 +255,7 @@ impl Job<'_> {
                 } else {
                     "Resolving"
                 };
-                eprintln!("{verb:>12} {} ({spec})", tool.name);
+                progress::step(verb, &format!("{} ({spec})", tool.name));
                 resolve::resolve(tool, source, self.http, endpoints)?
             }
         };
@@ -308,12 +312,15 @@ impl Job<'_> {
         self.install(&unpacked)?;
         let verified = pinned.is_some();
         let verb = if verified { "Verified" } else { "Downloaded" };
-        eprintln!(
-            "{verb:>12} {} {} ({} bytes, sha256 {})",
-            tool.name,
-            resolved.version,
-            got.bytes,
-            &got.sha256[..12]
+        progress::step(
+            verb,
+            &format!(
+                "{} {} ({} bytes, sha256 {})",
+                tool.name,
+                resolved.version,
+                got.bytes,
+                &got.sha256[..12]
+            ),
         );
         Ok((
             Outcome::Downloaded {
@@ -341,7 +348,10 @@ impl Job<'_> {
         };
         write_origin(&staged, &origin)?;
         self.install(&staged)?;
-        eprintln!("{:>12} {} (from {}, not locked)", "Copied", tool.name, from.display());
+        progress::step(
+            "Copied",
+            &format!("{} (from {}, not locked)", tool.name, from.display()),
+        );
         Ok(Outcome::Copied {
             from: from.to_path_buf(),
         })

@@ -31,6 +31,7 @@ pub mod module_load;
 pub mod patch;
 pub mod performance;
 pub mod place;
+pub mod progress;
 pub mod report;
 pub mod requirement;
 pub mod resolve;

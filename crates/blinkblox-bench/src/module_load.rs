@@ -6,6 +6,7 @@
 use blinkblox_luau::{Mode, TimingClock, roblox_compiler};
 
 use crate::competitors::{Competitor, Modules};
+use crate::progress;
 use crate::simulation::{lua_error, new_simulation};
 
 /// The bench's name, for `--run ModuleLoad`.
@@ -42,7 +43,10 @@ pub fn run_module_load(
     modes: &[Mode],
     runs: usize,
 ) -> Vec<ModuleLoadRow> {
-    eprintln!("{:>12} {MODULE_LOAD} ({} tools, {runs} runs)", "Running", tools.len());
+    progress::step(
+        "Running",
+        &format!("{MODULE_LOAD} ({} tools, {runs} runs)", tools.len()),
+    );
     let mut samples: Vec<Samples> = tools.iter().map(|_| Samples::new(modes)).collect();
     let mut failures: Vec<Option<String>> = tools.iter().map(|_| None).collect();
     let compiler = roblox_compiler();

@@ -15,6 +15,7 @@ use crate::BenchError;
 use crate::competitors::Context;
 use crate::competitors::blink::{is_blink_source, source_dir};
 use crate::competitors::blinkblox::definition_path;
+use crate::progress;
 
 /// What the Performance bench measured.
 #[derive(Default)]
@@ -31,14 +32,14 @@ pub fn run_performance(context: &Context, with_zap: bool) -> Result<PerformanceR
     let path = definition_path(context.bench_dir);
     let text = std::fs::read_to_string(&path).map_err(|err| BenchError::io("read", &path, &err))?;
     let mut rows = PerformanceRows::default();
-    eprintln!("{:>12} Performance (the compiler)", "Running");
+    progress::step("Running", "Performance (the compiler)");
     rows.compiler = time_stages("Definition.blink", &text);
     if is_blink_source(&source_dir(context)) {
-        eprintln!("{:>12} Performance against Blink's compiler", "Running");
+        progress::step("Running", "Performance against Blink's compiler");
         rows.comparison = compare_compilers(context, &text)?;
     }
     if with_zap {
-        eprintln!("{:>12} Performance against zap's compiler (whole processes)", "Running");
+        progress::step("Running", "Performance against zap's compiler (whole processes)");
         rows.zap_comparison = compare_processes_with_zap(context, &text)?;
     }
     Ok(rows)

@@ -25,6 +25,7 @@ use turn::{RivalRun, run_turn};
 
 use crate::BenchError;
 use crate::competitors::{Competitor, Context};
+use crate::progress;
 use crate::scenarios::drive::{ScenarioFigures, ScenarioSamples};
 use crate::scenarios::spec::{ScenarioSpec, spec};
 use crate::turns::{Pace, TURN_FRAMES, take_turns};
@@ -95,11 +96,13 @@ pub fn run_rivals(
     for &scenario in scenarios {
         for &mode in modes {
             let started = Instant::now();
-            eprintln!(
-                "{:>12} Rivals {scenario} / {}: {} row(s) taking turns of {TURN_FRAMES} frames",
+            progress::step(
                 "Running",
-                mode.label(),
-                tools.len()
+                &format!(
+                    "Rivals {scenario} / {}: {} row(s) taking turns of {TURN_FRAMES} frames",
+                    mode.label(),
+                    tools.len()
+                ),
             );
             let runs: Vec<Result<RivalRun, RivalOutcome>> = tools
                 .iter()
@@ -145,11 +148,9 @@ pub fn run_rivals(
                     RivalOutcome::Unsupported(reason) => format!("not run: {reason}"),
                     RivalOutcome::Failed(err) => format!("failed: {err}"),
                 };
-                eprintln!(
-                    "{:>12} Rivals {scenario} / {} / {} — {summary}",
+                progress::step(
                     "Ran",
-                    tool.key(),
-                    mode.label()
+                    &format!("Rivals {scenario} / {} / {} — {summary}", tool.key(), mode.label()),
                 );
                 rows.push(RivalRow {
                     scenario,
@@ -158,11 +159,13 @@ pub fn run_rivals(
                     outcome,
                 });
             }
-            eprintln!(
-                "{:>12} Rivals {scenario} / {} in {:.1} s",
+            progress::step(
                 "Finished",
-                mode.label(),
-                started.elapsed().as_secs_f64()
+                &format!(
+                    "Rivals {scenario} / {} in {:.1} s",
+                    mode.label(),
+                    started.elapsed().as_secs_f64()
+                ),
             );
         }
     }

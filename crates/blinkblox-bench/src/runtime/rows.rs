@@ -10,6 +10,7 @@ use super::calls::{clients_total, deliver_calls};
 use super::harness::{Harness, Started};
 use super::{Participant, RowFigures, RuntimeRow, WARMUP_FRAMES, events_per_frame};
 use crate::competitors::Competitor;
+use crate::progress;
 use crate::simulation::lua_error;
 use crate::stats::Stats;
 use crate::turns::{Pace, TURN_FRAMES, Turn, take_turns};
@@ -78,11 +79,13 @@ fn run_side_by_side(
     if has_bound(bench) {
         participants.push(Participant::WorkAlone);
     }
-    eprintln!(
-        "{:>12} {bench} / {}: {} row(s) taking turns of {TURN_FRAMES} frames",
+    progress::step(
         "Running",
-        mode.label(),
-        participants.len()
+        &format!(
+            "{bench} / {}: {} row(s) taking turns of {TURN_FRAMES} frames",
+            mode.label(),
+            participants.len()
+        ),
     );
     let targets: Vec<u32> = participants
         .iter()
@@ -106,7 +109,10 @@ fn run_side_by_side(
             ),
             Err(err) => format!("failed: {err}"),
         };
-        eprintln!("{:>12} {bench} / {} / {} — {summary}", "Ran", who.key(), mode.label());
+        progress::step(
+            "Ran",
+            &format!("{bench} / {} / {} — {summary}", who.key(), mode.label()),
+        );
         match who {
             Participant::Tool(tool) => rows.push(RuntimeRow {
                 bench,
@@ -117,11 +123,9 @@ fn run_side_by_side(
             Participant::WorkAlone => bound = Some(BoundRow { bench, mode, outcome }),
         }
     }
-    eprintln!(
-        "{:>12} {bench} / {} in {:.1} s",
+    progress::step(
         "Finished",
-        mode.label(),
-        started.elapsed().as_secs_f64()
+        &format!("{bench} / {} in {:.1} s", mode.label(), started.elapsed().as_secs_f64()),
     );
     (rows, bound)
 }

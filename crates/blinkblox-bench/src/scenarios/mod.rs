@@ -17,6 +17,7 @@ use spec::{Direction, ScenarioSpec, spec};
 
 use crate::competitors::blinkblox::scenario_modules;
 use crate::competitors::{BLINKBLOX, Context, ScenarioModules};
+use crate::progress;
 use crate::simulation::{install_clock, lua_error, new_simulation};
 use crate::turns::{Pace, Turn, take_turns};
 use crate::{BenchError, read_checkout_file};
@@ -144,11 +145,9 @@ pub fn run_scenarios(
                 ),
                 Err(err) => format!("failed: {err}"),
             };
-            eprintln!(
-                "{:>12} {scenario} / {} / {} — {summary}",
+            progress::step(
                 "Ran",
-                BLINKBLOX.key(),
-                mode.label()
+                &format!("{scenario} / {} / {} — {summary}", BLINKBLOX.key(), mode.label()),
             );
             rows.push(ScenarioRow {
                 scenario,

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use blinkblox_bench::BenchError;
 use blinkblox_bench::competitors::Context;
 use blinkblox_bench::download::HttpOptions;
 use blinkblox_bench::install::{self, DownloadOptions, Outcome};
@@ -16,6 +15,7 @@ use blinkblox_bench::place::{build_place, probe_needs_studio, run_in_studio};
 use blinkblox_bench::resolve::Endpoints;
 use blinkblox_bench::suite::{SuiteOptions, run_suite};
 use blinkblox_bench::turns::{Pace, ROW_BUDGET};
+use blinkblox_bench::{BenchError, progress};
 use blinkblox_luau::Mode;
 
 use crate::cli::exit::EXIT_USER_ERROR;
@@ -120,9 +120,16 @@ fn parse_row_seconds(text: &str) -> Result<Duration, String> {
 
 pub fn run(args: BenchArgs, out: &Output) -> ExitCode {
     let fail = |err: BenchError| {
-        out.error_text(&err.message, err.help.as_deref());
+        out.error(&err);
         ExitCode::from(EXIT_USER_ERROR)
     };
+    // The benchmark's progress follows this command's -q and --message-format.
+    let printer = out.clone();
+    progress::set_sink(Box::new(move |line| match line {
+        progress::Line::Step { verb, text } => printer.step(verb, text),
+        progress::Line::Warning(text) => printer.warning(text),
+        progress::Line::Error(err) => printer.error(err),
+    }));
     let wants_place = args.place.is_some() || args.studio;
     // Probe measures Roblox itself: it is in the Studio place, and a `--run` cannot do it.
     let probe_only = !args.names.is_empty() && args.names.iter().all(|name| name.trim().eq_ignore_ascii_case("probe"));
@@ -146,7 +153,7 @@ pub fn run(args: BenchArgs, out: &Output) -> ExitCode {
         }
     }
     if wants_download {
-        match download(&args) {
+        match download(&args, out) {
             Ok(code) if code == ExitCode::SUCCESS => {}
             Ok(code) => return code,
             Err(err) => return fail(err),
@@ -156,14 +163,14 @@ pub fn run(args: BenchArgs, out: &Output) -> ExitCode {
         }
     }
     if wants_place {
-        if let Err(err) = place(&args) {
+        if let Err(err) = place(&args, out) {
             return fail(err);
         }
         if probe_only && !args.studio {
-            eprintln!(
-                "{:>12} the Probe bench is in the place (BenchmarkProbe): open it in Roblox Studio and press Play (F5); \
+            out.step(
+                "Note",
+                "the Probe bench is in the place (BenchmarkProbe): open it in Roblox Studio and press Play (F5); \
                  the server prints its `[probe]` lines after the benches",
-                "Note"
             );
         }
         if !wants_run {
@@ -177,10 +184,10 @@ pub fn run(args: BenchArgs, out: &Output) -> ExitCode {
 }
 
 /// `--place` / `--studio`: build the place, and run it when asked.
-fn place(args: &BenchArgs) -> Result<(), BenchError> {
+fn place(args: &BenchArgs, out: &Output) -> Result<(), BenchError> {
     let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
     check_harness(&bench_dir)?;
-    let out = args.place.clone().unwrap_or_else(|| bench_dir.join("Benchmark.rbxl"));
+    let place = args.place.clone().unwrap_or_else(|| bench_dir.join("Benchmark.rbxl"));
     let context = Context {
         bench_dir: &bench_dir,
         sources: &args.sources,
@@ -188,15 +195,13 @@ fn place(args: &BenchArgs) -> Result<(), BenchError> {
     };
     // Blink's and zap's modules go in when their source or binary is on disk; without them
     // the place is still useful, and a note says what was left out.
-    let summary = build_place(&context, &out)?;
+    let summary = build_place(&context, &place)?;
     for note in &summary.notes {
-        eprintln!("{:>12} {note}", "Note");
+        out.step("Note", note);
     }
-    eprintln!(
-        "{:>12} {} with {}",
+    out.step(
         "Wrote",
-        summary.path.display(),
-        summary.tools.join(", ")
+        &format!("{} with {}", summary.path.display(), summary.tools.join(", ")),
     );
     if args.studio {
         run_in_studio(&summary.path)?;
@@ -262,14 +267,16 @@ fn run_benchmarks(args: &BenchArgs, out: &Output) -> Result<ExitCode, BenchError
     for (tool, why) in &outcome.missing_tools {
         out.warning(&format!("`{tool}` did not run: {why}"));
     }
-    eprintln!(
-        "{:>12} {} runtime row(s), {} Rivals row(s), {} compiler row(s), {} failed; wrote {}",
+    out.step(
         "Finished",
-        outcome.runtime.len(),
-        outcome.rivals.len(),
-        outcome.compiler.len(),
-        outcome.failed_rows,
-        outcome.report_path.display()
+        &format!(
+            "{} runtime row(s), {} Rivals row(s), {} compiler row(s), {} failed; wrote {}",
+            outcome.runtime.len(),
+            outcome.rivals.len(),
+            outcome.compiler.len(),
+            outcome.failed_rows,
+            outcome.report_path.display()
+        ),
     );
     if outcome.incomplete {
         // The report is written, but without tools it was asked to compare.
@@ -286,7 +293,7 @@ fn run_benchmarks(args: &BenchArgs, out: &Output) -> Result<ExitCode, BenchError
     })
 }
 
-fn download(args: &BenchArgs) -> Result<ExitCode, BenchError> {
+fn download(args: &BenchArgs, out: &Output) -> Result<ExitCode, BenchError> {
     let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
     let options = DownloadOptions {
         update: args.update,
@@ -314,10 +321,12 @@ fn download(args: &BenchArgs) -> Result<ExitCode, BenchError> {
     } else {
         ""
     };
-    eprintln!(
-        "{:>12} {downloaded} downloaded, {verified} verified against tools.lock, {local} local, {} failed{lock}",
+    out.step(
         "Finished",
-        report.failures.len()
+        &format!(
+            "{downloaded} downloaded, {verified} verified against tools.lock, {local} local, {} failed{lock}",
+            report.failures.len()
+        ),
     );
     if report.failures.is_empty() {
         Ok(ExitCode::SUCCESS)

@@ -95,7 +95,7 @@ pub fn main() -> ExitCode {
         Command::Fmt(args) => fmt::run(args, &out),
         Command::ImportZap(args) => import_zap::run(args, &out),
         Command::Init(args) => init::run(args, &out),
-        Command::Lsp(args) => lsp::run(args),
+        Command::Lsp(args) => lsp::run(args, &out),
         Command::Package(args) => package::run(args, &out),
         Command::Sync(args) => sync::run(args, &out),
     }

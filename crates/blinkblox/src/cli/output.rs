@@ -10,9 +10,10 @@
 //!   `CLICOLOR_FORCE` forces colour when `auto`.
 //! - `--deny-warnings`: any warning makes the command fail (exit 1), for CI.
 
-use std::cell::Cell;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use blinkblox_project::ProjectError;
 use blinkblox_schema::diagnostics::{Diagnostic, json, render};
@@ -60,12 +61,14 @@ pub struct OutputArgs {
     pub deny_warnings: bool,
 }
 
-/// Prints for one command, and counts what it printed for the exit code.
+/// Prints for one command, and counts what it printed for the exit code. Clones share the
+/// counts, so a library reporting from anywhere (the benchmark's progress) counts too.
+#[derive(Clone)]
 pub struct Output {
     args: OutputArgs,
     color: bool,
-    errors: Cell<usize>,
-    warnings: Cell<usize>,
+    errors: Arc<AtomicUsize>,
+    warnings: Arc<AtomicUsize>,
 }
 
 impl Output {
@@ -73,8 +76,8 @@ impl Output {
         Output {
             color: color_wanted(args.color, args.message_format),
             args: args.clone(),
-            errors: Cell::new(0),
-            warnings: Cell::new(0),
+            errors: Arc::new(AtomicUsize::new(0)),
+            warnings: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -118,6 +121,15 @@ impl Output {
         }
     }
 
+    /// A step of a long command (`     Running Tiny / native: …`), on stderr as cargo prints
+    /// its progress, so that stdout keeps only results; not with `-q` or JSON output.
+    #[cfg_attr(not(feature = "bench"), allow(dead_code))]
+    pub fn step(&self, verb: &str, text: &str) {
+        if !self.args.quiet && !self.json() {
+            eprintln!("{verb:>12} {text}");
+        }
+    }
+
     /// Detail shown with `-v` only.
     pub fn detail(&self, text: &str) {
         if self.args.verbose && !self.json() {
@@ -127,7 +139,10 @@ impl Output {
 
     /// 0 when nothing failed (and, with `--deny-warnings`, nothing warned); 1 otherwise.
     pub fn exit_code(&self, failed: bool) -> ExitCode {
-        if failed || self.errors.get() > 0 || (self.args.deny_warnings && self.warnings.get() > 0) {
+        if failed
+            || self.errors.load(Ordering::Relaxed) > 0
+            || (self.args.deny_warnings && self.warnings.load(Ordering::Relaxed) > 0)
+        {
             ExitCode::from(EXIT_USER_ERROR)
         } else {
             ExitCode::SUCCESS
@@ -135,17 +150,17 @@ impl Output {
     }
 
     pub fn warning_count(&self) -> usize {
-        self.warnings.get()
+        self.warnings.load(Ordering::Relaxed)
     }
 
     /// Whether `--deny-warnings` turns the warnings printed so far into a failure.
     pub fn denied(&self) -> bool {
-        self.args.deny_warnings && self.warnings.get() > 0
+        self.args.deny_warnings && self.warnings.load(Ordering::Relaxed) > 0
     }
 
     fn count(&self, error: bool) {
         let counter = if error { &self.errors } else { &self.warnings };
-        counter.set(counter.get() + 1);
+        counter.fetch_add(1, Ordering::Relaxed);
     }
 
     fn message(&self, severity: &str, message: &str, help: Option<&str>, location: Option<&(String, usize)>) {

@@ -767,6 +767,27 @@ fn performance_compares_whole_processes_with_zaps_binary() {
     assert!(!report.contains("## Rows that failed"), "{report}");
 }
 
+/// The benchmark's progress goes through the command's output: on stderr, with the cargo-style
+/// verbs, and not at all with `-q`; the report is written either way.
+#[test]
+fn progress_follows_quiet() {
+    let (temp, bench_dir) = bench_copy(&["tools", "Benchmarks.md"]);
+    let args = ["Tiny", "--native", "--frames", "1", "--tools", "handwritten"];
+    let loud = bench(temp.path(), &args);
+    assert_eq!(loud.status.code(), Some(0), "{}", stderr(&loud));
+    assert!(
+        stderr(&loud).contains("     Running Tiny / native"),
+        "{}",
+        stderr(&loud)
+    );
+    assert!(String::from_utf8_lossy(&loud.stdout).is_empty());
+    std::fs::remove_file(bench_dir.join("Benchmarks.md")).expect("remove the report");
+    let quiet = bench(temp.path(), &[&args[..], &["-q"]].concat());
+    assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
+    assert!(!stderr(&quiet).contains("Running"), "{}", stderr(&quiet));
+    assert!(bench_dir.join("Benchmarks.md").is_file());
+}
+
 /// With no tool downloaded and none named, the run says what is missing and fails: a report
 /// of BlinkBlox alone compares nothing.
 #[test]
