@@ -63,10 +63,15 @@ impl TypeDecl {
 
 /// `Scope_Sub_Name`, the flat name of a scoped declaration.
 pub fn flat_name(scope: &[String], name: &str) -> String {
+    scoped_name(scope, name, '_')
+}
+
+/// `name` after each scope, each followed by `separator`.
+pub fn scoped_name(scope: &[String], name: &str, separator: char) -> String {
     let mut out = String::new();
     for part in scope {
         out.push_str(part);
-        out.push('_');
+        out.push(separator);
     }
     out.push_str(name);
     out

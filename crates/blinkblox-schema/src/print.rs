@@ -7,13 +7,7 @@ use crate::model::{LengthRange, NumberRange, Schema, Type, TypeKind};
 
 /// A declaration's name with its scopes first: `Combat.Weapons.Equip`.
 pub fn dotted_name(scope: &[String], name: &str) -> String {
-    let mut out = String::new();
-    for part in scope {
-        out.push_str(part);
-        out.push('.');
-    }
-    out.push_str(name);
-    out
+    crate::model::scoped_name(scope, name, '.')
 }
 
 /// A type in schema syntax; named types by name, structs written out `depth` levels deep.

@@ -141,6 +141,14 @@ pub struct Field {
     pub required: bool,
 }
 
+/// `Type`, the channel, as events and streams both have it.
+const CHANNEL: Field = Field {
+    key: "Type",
+    about: "the channel",
+    takes: Takes::Reliability,
+    required: true,
+};
+
 pub const EVENT_FIELDS: &[Field] = &[
     Field {
         key: "From",
@@ -148,12 +156,7 @@ pub const EVENT_FIELDS: &[Field] = &[
         takes: Takes::From,
         required: true,
     },
-    Field {
-        key: "Type",
-        about: "the channel",
-        takes: Takes::Reliability,
-        required: true,
-    },
+    CHANNEL,
     Field {
         key: "Call",
         about: "how listeners run",
@@ -208,12 +211,7 @@ pub const STREAM_FIELDS: &[Field] = &[
         takes: Takes::From,
         required: true,
     },
-    Field {
-        key: "Type",
-        about: "the channel",
-        takes: Takes::Reliability,
-        required: true,
-    },
+    CHANNEL,
     Field {
         key: "Per",
         about: "`Player`: a server stream with one value per player",

@@ -177,6 +177,28 @@ pub fn switch_arena_requires(script: &str, to: impl Fn(&str, &str) -> String) ->
 /// so that it is synced fresh.
 pub const ARENA_GENERATED: [&str; 4] = ["src/shared/Net", "src/server/Net", "dist", "blinkblox.lock"];
 
+/// A Rojo game at `dir` that maps only `src/shared` (as `ReplicatedStorage.Shared`): what
+/// `blinkblox init` needs at the least.
+pub fn shared_only_game(dir: &Path) {
+    std::fs::write(
+        dir.join("default.project.json"),
+        r#"{"name":"game","tree":{"$className":"DataModel","ReplicatedStorage":{"Shared":{"$path":"src/shared"}}}}"#,
+    )
+    .expect("project");
+    std::fs::create_dir_all(dir.join("src/shared")).expect("mkdir");
+}
+
+/// Where sync writes a module of the example copied at `dir`: the Server modules stay on
+/// the server (`src/server/Net`), the Client modules are replicated (`src/shared/Net`).
+pub fn arena_module(dir: &Path, schema: &str, side: &str) -> PathBuf {
+    let folder = if side == "Server" {
+        "src/server/Net"
+    } else {
+        "src/shared/Net"
+    };
+    dir.join(format!("{folder}/{schema}/{side}.luau"))
+}
+
 /// A copy of `examples/arena` at `to`, without anything sync or package wrote there.
 pub fn arena_copy(to: &Path) {
     copy_dir(&crate::repo_root().join("examples/arena"), to);

@@ -74,12 +74,7 @@ fn the_schemas_in_the_readme_and_the_docs_are_formatted() {
 fn the_schema_init_writes_is_formatted() {
     let temp = tempfile::tempdir().expect("tempdir");
     let dir = temp.path();
-    std::fs::write(
-        dir.join("default.project.json"),
-        r#"{"name":"game","tree":{"$className":"DataModel","ReplicatedStorage":{"Shared":{"$path":"src/shared"}}}}"#,
-    )
-    .expect("project");
-    std::fs::create_dir_all(dir.join("src/shared")).expect("mkdir");
+    crate::common::shared_only_game(dir);
     blinkblox(dir).arg("init").assert().success();
     let check = blinkblox(dir).args(["fmt", "--check"]).assert();
     assert!(check.get_output().status.success(), "{}", stderr(&check));

@@ -420,12 +420,7 @@ fn a_schema_error_writes_nothing() {
 fn init_writes_a_manifest_that_syncs() {
     let temp = tempfile::tempdir().expect("tempdir");
     let dir = temp.path();
-    std::fs::write(
-        dir.join("default.project.json"),
-        r#"{"name":"game","tree":{"$className":"DataModel","ReplicatedStorage":{"Shared":{"$path":"src/shared"}}}}"#,
-    )
-    .expect("project");
-    std::fs::create_dir_all(dir.join("src/shared")).expect("mkdir");
+    crate::common::shared_only_game(dir);
     let assert = crate::sync_support::blinkblox(dir).arg("init").assert().success();
     assert!(
         stdout(&assert).contains("src/shared/Net (ReplicatedStorage.Shared.Net)"),

@@ -32,28 +32,34 @@ fn source_of(dom: &WeakDom, path: &[&str]) -> (String, String) {
     (instance.class.to_string(), source)
 }
 
-#[test]
-#[ignore = "needs rojo 7.7.1 on PATH: .ci/run installs it and runs the ignored tests"]
-fn rojo_builds_the_synced_example_with_the_generated_modules() {
+/// rojo, and a fresh copy of the example (in the temporary folder returned) synced.
+fn synced_arena() -> (std::path::PathBuf, tempfile::TempDir, std::path::PathBuf) {
     let rojo = crate::common::rojo_binary()
         .expect("rojo 7.7.1 is not on PATH: `cargo install rojo --version 7.7.1 --locked` (.ci/run does)");
     let temp = tempfile::tempdir().expect("tempdir");
     let dir = temp.path().join("arena");
     crate::common::arena_copy(&dir);
     sync(&dir, &[]).success();
+    (rojo, temp, dir)
+}
+
+#[test]
+#[ignore = "needs rojo 7.7.1 on PATH: .ci/run installs it and runs the ignored tests"]
+fn rojo_builds_the_synced_example_with_the_generated_modules() {
+    let (rojo, temp, dir) = synced_arena();
 
     let place = temp.path().join("place.rbxl");
     let dom = rojo_build(&rojo, &dir, &place);
 
     for schema in ["combat", "chat"] {
-        for (side, folder, service) in [
-            ("Server", "src/server/Net", ["ServerScriptService", "Server"]),
-            ("Client", "src/shared/Net", ["ReplicatedStorage", "Shared"]),
+        for (side, service) in [
+            ("Server", ["ServerScriptService", "Server"]),
+            ("Client", ["ReplicatedStorage", "Shared"]),
         ] {
             let path = [service[0], service[1], "Net", schema, side];
             let (class, source) = source_of(&dom, &path);
             assert_eq!(class, "ModuleScript", "{}", path.join("."));
-            let on_disk = read(&dir.join(format!("{folder}/{schema}/{side}.luau")));
+            let on_disk = read(&crate::common::arena_module(&dir, schema, side));
             assert_eq!(source, on_disk, "{} holds the generated source", path.join("."));
             assert!(!source.is_empty());
         }
@@ -82,12 +88,7 @@ fn sourcemap_entry<'a>(map: &'a serde_json::Value, path: &[&str]) -> Option<&'a 
 #[test]
 #[ignore = "needs rojo 7.7.1 on PATH: .ci/run installs it and runs the ignored tests"]
 fn a_sourcemap_written_after_a_sync_holds_the_generated_modules() {
-    let rojo = crate::common::rojo_binary()
-        .expect("rojo 7.7.1 is not on PATH: `cargo install rojo --version 7.7.1 --locked` (.ci/run does)");
-    let temp = tempfile::tempdir().expect("tempdir");
-    let dir = temp.path().join("arena");
-    crate::common::arena_copy(&dir);
-    sync(&dir, &[]).success();
+    let (rojo, _temp, dir) = synced_arena();
     let output = std::process::Command::new(rojo)
         .args(["sourcemap", "default.project.json", "--output", "sourcemap.json"])
         .current_dir(&dir)
