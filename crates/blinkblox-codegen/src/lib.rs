@@ -61,6 +61,7 @@ pub mod compile;
 pub mod generate;
 pub mod luau;
 pub mod placement;
+mod type_names;
 pub mod typescript;
 
 pub use compile::{Compiled, Outputs, Source, compile};

@@ -1,6 +1,7 @@
 //! Names in the generated Luau: API members in the schema's casing, table keys that
 //! stay valid for any field name, string literals, type names and channel names.
 
+use crate::type_names::type_name_for;
 use blinkblox_schema::model::{Casing, Reliability};
 
 /// Luau's reserved words: never valid as `name = …` keys or `.name` accesses.
@@ -172,17 +173,9 @@ pub fn type_key(name: &str) -> String {
 /// A Luau type name for a declaration's flat name; reserved words and the type names the
 /// module itself uses get a trailing `_`, so the output still loads and checks.
 pub fn type_name(flat: &str) -> String {
-    let mut out: String = flat
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
-        .collect();
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, '_');
-    }
-    if RESERVED.contains(&out.as_str()) || TAKEN_TYPE_NAMES.contains(&out.as_str()) {
-        out.push('_');
-    }
-    out
+    type_name_for(flat, |name| {
+        RESERVED.contains(&name) || TAKEN_TYPE_NAMES.contains(&name)
+    })
 }
 
 /// A Luau number literal that reads back as exactly `value` (integers without a

@@ -1,6 +1,7 @@
 //! Luau type expressions for schema types, and the `export type` block every module
 //! starts with.
 
+use crate::type_names::literal_union;
 use blinkblox_schema::model::{Payload, Schema, Type, TypeKind};
 
 use super::builder::CodeBuilder;
@@ -39,13 +40,7 @@ pub fn luau_type(schema: &Schema, ty: &Type) -> String {
                 .collect();
             format!("{{ {} }}", fields.join(", "))
         }
-        TypeKind::Enum(unit) => {
-            if unit.variants.is_empty() {
-                return "never".into();
-            }
-            let names: Vec<String> = unit.variants.iter().map(|v| string_literal(v)).collect();
-            names.join(" | ")
-        }
+        TypeKind::Enum(unit) => literal_union(&unit.variants, string_literal),
         TypeKind::TaggedEnum(tagged) => {
             if tagged.variants.is_empty() {
                 return "never".into();

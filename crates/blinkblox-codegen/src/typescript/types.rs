@@ -7,6 +7,8 @@
 use std::collections::BTreeSet;
 
 use blinkblox_schema::model::{Field, Payload, Schema, Type, TypeKind};
+
+use crate::type_names::{literal_union, type_name_for};
 use blinkblox_schema::wire::resolve;
 
 /// Words TypeScript refuses as a binding (`const x`, `namespace x`, parameter) name.
@@ -105,17 +107,9 @@ pub fn property_key(name: &str) -> String {
 /// The TypeScript name of a declaration's flat name: other characters become `_`, and
 /// names TypeScript reserves get a trailing `_` (as the Luau emitter does for Luau's).
 pub fn type_alias_name(flat: &str) -> String {
-    let mut out: String = flat
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
-        .collect();
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, '_');
-    }
-    if RESERVED_WORDS.contains(&out.as_str()) || PREDEFINED_TYPES.contains(&out.as_str()) {
-        out.push('_');
-    }
-    out
+    type_name_for(flat, |name| {
+        RESERVED_WORDS.contains(&name) || PREDEFINED_TYPES.contains(&name)
+    })
 }
 
 /// Turns schema types into TypeScript. Ambient names (`Player`, `Vector3`, `Map`…) that
@@ -166,13 +160,7 @@ impl TsTypes<'_> {
             }
             TypeKind::Array { element, .. } => format!("{}<{}>", self.global("Array"), self.ts_type(element)),
             TypeKind::Struct(body) => self.object_type(&[], &body.fields),
-            TypeKind::Enum(unit) => {
-                if unit.variants.is_empty() {
-                    return "never".into();
-                }
-                let names: Vec<String> = unit.variants.iter().map(|v| string_literal(v)).collect();
-                names.join(" | ")
-            }
+            TypeKind::Enum(unit) => literal_union(&unit.variants, string_literal),
             TypeKind::TaggedEnum(tagged) => {
                 if tagged.variants.is_empty() {
                     return "never".into();
