@@ -20,6 +20,7 @@
 //! [`suite`] picks what to run from the filters and [`report`] writes
 //! `benchmark/Benchmarks.md`; [`place`] builds the Studio place.
 
+pub mod command;
 pub mod competitors;
 pub mod compiler_process;
 pub mod download;

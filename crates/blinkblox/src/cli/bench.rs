@@ -4,12 +4,12 @@
 //! `--download`/`--update` fetch the competitors; `--run` (the default without them) runs the
 //! Luau harness and writes benchmark/Benchmarks.md; both together download, then run.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use blinkblox_bench::command::{HttpFlags, check_harness, find_bench_dir, http_options};
 use blinkblox_bench::competitors::Context;
-use blinkblox_bench::download::HttpOptions;
 use blinkblox_bench::install::{self, DownloadOptions, Outcome};
 use blinkblox_bench::place::{build_place, probe_needs_studio, run_in_studio};
 use blinkblox_bench::resolve::Endpoints;
@@ -209,27 +209,6 @@ fn place(args: &BenchArgs, out: &Output) -> Result<(), BenchError> {
     Ok(())
 }
 
-/// The harness files `--run` needs are in the benchmark folder.
-fn check_harness(bench_dir: &Path) -> Result<(), BenchError> {
-    for file in [
-        "harness/client.luau",
-        "harness/server.luau",
-        "definitions/Definition.blink",
-    ] {
-        let path = bench_dir.join(file);
-        if !path.is_file() {
-            return Err(BenchError::new(format!(
-                "the benchmark harness is missing `{}`; nothing was downloaded",
-                path.display()
-            ))
-            .with_help(
-                "run `blinkblox bench` in a BlinkBlox checkout (benchmark/ holds the harness), or pass --bench-dir",
-            ));
-        }
-    }
-    Ok(())
-}
-
 fn run_benchmarks(args: &BenchArgs, out: &Output) -> Result<ExitCode, BenchError> {
     let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
     check_harness(&bench_dir)?;
@@ -305,7 +284,11 @@ fn download(args: &BenchArgs, out: &Output) -> Result<ExitCode, BenchError> {
             .collect(),
         sources: args.sources.clone(),
         endpoints: endpoints(args)?,
-        http: http_options(args)?,
+        http: http_options(HttpFlags {
+            timeout: args.timeout,
+            deadline: args.deadline,
+            retries: args.retries,
+        })?,
     };
     let report = install::download(&bench_dir, &options)?;
     let (mut downloaded, mut verified, mut local) = (0, 0, 0);
@@ -337,77 +320,4 @@ fn download(args: &BenchArgs, out: &Output) -> Result<ExitCode, BenchError> {
 
 fn endpoints(args: &BenchArgs) -> Result<Endpoints, BenchError> {
     Endpoints::from_flags(args.registry_url.as_deref(), args.github_url.as_deref())
-}
-
-fn http_options(args: &BenchArgs) -> Result<HttpOptions, BenchError> {
-    let mut options = HttpOptions::default();
-    let timeout = match args.timeout {
-        Some(seconds) => Some((seconds, "--timeout")),
-        None => env_number("BLINKBLOX_BENCH_TIMEOUT")?.map(|seconds| (seconds, "BLINKBLOX_BENCH_TIMEOUT")),
-    };
-    if let Some((seconds, from)) = timeout {
-        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
-            return Err(BenchError::new(format!(
-                "{from} must be a number of seconds between 0 and 3600"
-            )));
-        }
-        options.timeout = Duration::from_secs_f64(seconds);
-        options.backoff = options.backoff.min(options.timeout);
-    }
-    let deadline = match args.deadline {
-        Some(seconds) => Some((seconds, "--deadline")),
-        None => env_number("BLINKBLOX_BENCH_DEADLINE")?.map(|seconds| (seconds, "BLINKBLOX_BENCH_DEADLINE")),
-    };
-    if let Some((seconds, from)) = deadline {
-        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
-            return Err(BenchError::new(format!(
-                "{from} must be a number of seconds between 0 and 86400"
-            )));
-        }
-        options.deadline = Duration::from_secs_f64(seconds);
-    }
-    let retries = match args.retries {
-        Some(retries) => Some(f64::from(retries)),
-        None => env_number("BLINKBLOX_BENCH_RETRIES")?,
-    };
-    if let Some(retries) = retries {
-        if !(retries.fract() == 0.0 && (0.0..=20.0).contains(&retries)) {
-            return Err(BenchError::new(
-                "the number of retries must be a whole number from 0 to 20",
-            ));
-        }
-        options.retries = retries as u32;
-    }
-    Ok(options)
-}
-
-fn env_number(name: &str) -> Result<Option<f64>, BenchError> {
-    match std::env::var(name) {
-        Ok(text) => text
-            .trim()
-            .parse::<f64>()
-            .map(Some)
-            .map_err(|_| BenchError::new(format!("{name}=`{text}` is not a number"))),
-        Err(_) => Ok(None),
-    }
-}
-
-/// `--bench-dir`, or `benchmark/` in the nearest folder (this one or above) that has
-/// `benchmark/tools.toml`.
-fn find_bench_dir(explicit: Option<&Path>) -> Result<PathBuf, BenchError> {
-    if let Some(dir) = explicit {
-        return Ok(dir.to_path_buf());
-    }
-    let cwd = std::env::current_dir().map_err(|err| BenchError::new(format!("no current folder: {err}")))?;
-    for folder in cwd.ancestors() {
-        let candidate = folder.join("benchmark");
-        if candidate.join("tools.toml").is_file() {
-            return Ok(candidate);
-        }
-    }
-    Err(BenchError::new(format!(
-        "no benchmark/tools.toml in `{}` or any folder above it",
-        cwd.display()
-    ))
-    .with_help("run `blinkblox bench` inside a BlinkBlox checkout, or pass --bench-dir DIR"))
 }
