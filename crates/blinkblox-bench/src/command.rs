@@ -58,32 +58,15 @@ pub fn check_harness(bench_dir: &Path) -> Result<(), BenchError> {
     Ok(())
 }
 
+/// The download settings: each flag, else its environment variable, else the default.
 pub fn http_options(flags: HttpFlags) -> Result<HttpOptions, BenchError> {
     let mut options = HttpOptions::default();
-    let timeout = match flags.timeout {
-        Some(seconds) => Some((seconds, "--timeout")),
-        None => env_number("BLINKBLOX_BENCH_TIMEOUT")?.map(|seconds| (seconds, "BLINKBLOX_BENCH_TIMEOUT")),
-    };
-    if let Some((seconds, from)) = timeout {
-        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
-            return Err(BenchError::new(format!(
-                "{from} must be a number of seconds between 0 and 3600"
-            )));
-        }
-        options.timeout = Duration::from_secs_f64(seconds);
+    if let Some(seconds) = seconds_setting(flags.timeout, "--timeout", "BLINKBLOX_BENCH_TIMEOUT", 3600)? {
+        options.timeout = seconds;
         options.backoff = options.backoff.min(options.timeout);
     }
-    let deadline = match flags.deadline {
-        Some(seconds) => Some((seconds, "--deadline")),
-        None => env_number("BLINKBLOX_BENCH_DEADLINE")?.map(|seconds| (seconds, "BLINKBLOX_BENCH_DEADLINE")),
-    };
-    if let Some((seconds, from)) = deadline {
-        if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
-            return Err(BenchError::new(format!(
-                "{from} must be a number of seconds between 0 and 86400"
-            )));
-        }
-        options.deadline = Duration::from_secs_f64(seconds);
+    if let Some(seconds) = seconds_setting(flags.deadline, "--deadline", "BLINKBLOX_BENCH_DEADLINE", 86_400)? {
+        options.deadline = seconds;
     }
     let retries = match flags.retries {
         Some(retries) => Some(f64::from(retries)),
@@ -98,6 +81,24 @@ pub fn http_options(flags: HttpFlags) -> Result<HttpOptions, BenchError> {
         options.retries = retries as u32;
     }
     Ok(options)
+}
+
+/// A number of seconds from `flag`'s value or else the variable `env`, more than 0 and at
+/// most `max`; the error names where the bad value came from.
+fn seconds_setting(flag: Option<f64>, flag_name: &str, env: &str, max: u32) -> Result<Option<Duration>, BenchError> {
+    let (seconds, from) = match flag {
+        Some(seconds) => (seconds, flag_name),
+        None => match env_number(env)? {
+            Some(seconds) => (seconds, env),
+            None => return Ok(None),
+        },
+    };
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= f64::from(max)) {
+        return Err(BenchError::new(format!(
+            "{from} must be a number of seconds between 0 and {max}"
+        )));
+    }
+    Ok(Some(Duration::from_secs_f64(seconds)))
 }
 
 fn env_number(name: &str) -> Result<Option<f64>, BenchError> {
