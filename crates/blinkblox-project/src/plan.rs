@@ -114,7 +114,13 @@ pub fn plan(
     }
     let produced: BTreeSet<&str> = lock.outputs().map(|o| o.path.as_str()).collect();
     let output_folders = removable_folders(project, previous);
-    for (&rel, &recorded_hash) in &recorded {
+    // What a sync stopped before its lockfile wrote is sync's own too: a module it wrote for a
+    // schema since removed or renamed goes like one the lockfile records.
+    let mut owned = recorded.clone();
+    for (rel, hash) in interrupted {
+        owned.entry(rel.as_str()).or_insert(hash.as_str());
+    }
+    for (&rel, &recorded_hash) in &owned {
         if produced.contains(rel) {
             continue;
         }

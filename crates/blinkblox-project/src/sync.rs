@@ -117,7 +117,12 @@ fn sync(
         for schema in &previous.schemas {
             inputs.extend(schema.imports.iter().map(|import| project.root().join(&import.path)));
         }
-        if is_up_to_date(&project, previous) {
+        // Modules a stopped sync wrote that the lockfile does not record are work left to do
+        // (they go, or get recorded), even when everything the lockfile records is current.
+        let unrecorded = interrupted
+            .keys()
+            .any(|rel| !previous.outputs().any(|output| output.path == *rel));
+        if !unrecorded && is_up_to_date(&project, previous) {
             if check_only && !stale.is_empty() {
                 return Err(SyncError::Locked {
                     problems: stale_problems(&project, &stale),
@@ -663,5 +668,49 @@ mod tests {
         )
         .result
         .expect("up to date");
+    }
+
+    #[test]
+    fn modules_a_stopped_sync_wrote_for_a_schema_since_removed_are_removed() {
+        let (_temp, dir) = synced_basic_project();
+        let load = || Manifest::load(&dir.join("blinkblox.toml")).expect("manifest");
+        let extra = dir.join("net/extra.blink");
+        std::fs::write(
+            &extra,
+            "event Ping {\n    From: Client,\n    Type: Reliable,\n    Call: ManyAsync,\n    Data: u8,\n}\n",
+        )
+        .expect("a new schema");
+        let left = dir.join(".blinkblox.lock.blinkblox-99999999.tmp");
+        let stop_at_lockfile = |staged: &Path| {
+            if staged
+                .file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with(".blinkblox.lock."))
+            {
+                std::fs::copy(staged, &left).expect("keep the staged lockfile");
+                return Err(std::io::Error::other("stopped"));
+            }
+            Ok(())
+        };
+        assert!(
+            run_with(load(), SyncFlags::default(), &stop_at_lockfile)
+                .result
+                .is_err()
+        );
+        let written = dir.join("src/shared/Net/extra/Server.luau");
+        assert!(written.is_file(), "the stopped sync wrote the new schema's modules");
+        // The schema goes before the next sync: its modules are sync's, and go with it.
+        std::fs::remove_file(&extra).expect("remove the schema");
+        let outcome = run(load(), SyncFlags::default()).result.expect("next sync");
+        assert_eq!(
+            outcome.removed,
+            ["src/shared/Net/extra/Client.luau", "src/shared/Net/extra/Server.luau"],
+            "{:?}",
+            outcome.warnings
+        );
+        assert!(
+            !dir.join("src/shared/Net/extra").exists(),
+            "the emptied folder goes too"
+        );
+        assert!(!left.exists());
     }
 }
