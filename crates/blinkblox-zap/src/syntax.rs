@@ -2,14 +2,9 @@
 
 use blinkblox_schema::source::Span;
 
-/// A name, or a quoted key where zap allows one (struct fields, enumerators, variants).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Name {
-    pub text: String,
-    pub span: Span,
-    /// Written as a string: `"hello world": u8`.
-    pub quoted: bool,
-}
+/// Names (quoted keys where zap allows them: struct fields, enumerators, variants), numbers
+/// as written and ranges are the schema language's own nodes: zap writes them alike.
+pub use blinkblox_schema::ast::{Name, Number, Range};
 
 /// The comments that belong to an item: those on the lines above it, and the one that ends
 /// its last line.
@@ -147,23 +142,6 @@ pub struct NamespaceDecl {
     pub decls: Vec<Decl>,
     pub span: Span,
     pub comments: Comments,
-}
-
-/// A number in a range, as written.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Number {
-    pub text: String,
-    pub value: f64,
-    pub span: Span,
-}
-
-/// `a..b`, `a..`, `..b`, `..` or `n`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Range {
-    pub min: Option<Number>,
-    pub max: Option<Number>,
-    pub exact: bool,
-    pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
