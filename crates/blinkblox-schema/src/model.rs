@@ -166,6 +166,23 @@ pub enum NumberKind {
 }
 
 impl NumberKind {
+    pub const ALL: [NumberKind; 9] = [
+        NumberKind::U8,
+        NumberKind::U16,
+        NumberKind::U32,
+        NumberKind::I8,
+        NumberKind::I16,
+        NumberKind::I32,
+        NumberKind::F16,
+        NumberKind::F32,
+        NumberKind::F64,
+    ];
+
+    /// The number type a word names (`u8`, `f64`).
+    pub fn named(word: &str) -> Option<NumberKind> {
+        NumberKind::ALL.into_iter().find(|kind| kind.keyword() == word)
+    }
+
     pub fn size(self) -> u32 {
         match self {
             NumberKind::U8 | NumberKind::I8 => 1,

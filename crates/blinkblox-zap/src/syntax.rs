@@ -144,49 +144,12 @@ pub struct NamespaceDecl {
     pub comments: Comments,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NumKind {
-    U8,
-    U16,
-    U32,
-    I8,
-    I16,
-    I32,
-    F32,
-    F64,
-}
+/// zap's number types are the schema language's, but for `f16`, which zap does not have.
+pub use blinkblox_schema::model::NumberKind;
 
-impl NumKind {
-    pub fn from_word(word: &str) -> Option<NumKind> {
-        Some(match word {
-            "u8" => NumKind::U8,
-            "u16" => NumKind::U16,
-            "u32" => NumKind::U32,
-            "i8" => NumKind::I8,
-            "i16" => NumKind::I16,
-            "i32" => NumKind::I32,
-            "f32" => NumKind::F32,
-            "f64" => NumKind::F64,
-            _ => return None,
-        })
-    }
-
-    pub fn keyword(self) -> &'static str {
-        match self {
-            NumKind::U8 => "u8",
-            NumKind::U16 => "u16",
-            NumKind::U32 => "u32",
-            NumKind::I8 => "i8",
-            NumKind::I16 => "i16",
-            NumKind::I32 => "i32",
-            NumKind::F32 => "f32",
-            NumKind::F64 => "f64",
-        }
-    }
-
-    pub fn is_float(self) -> bool {
-        matches!(self, NumKind::F32 | NumKind::F64)
-    }
+/// The zap number type a word names.
+pub fn zap_number(word: &str) -> Option<NumberKind> {
+    NumberKind::named(word).filter(|kind| *kind != NumberKind::F16)
 }
 
 /// `string`, `string.utf8` or `string.binary`.
@@ -213,7 +176,7 @@ pub struct Member<T> {
 
 #[derive(Debug, Clone)]
 pub enum TyKind {
-    Num(NumKind, Option<Range>),
+    Num(NumberKind, Option<Range>),
     Str(StringKind, Option<Range>),
     Buffer(Option<Range>),
     /// `vector` (no components) or `vector(X, Y[, Z])`.

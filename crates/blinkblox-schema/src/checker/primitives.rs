@@ -10,18 +10,7 @@ use crate::model::{LengthRange, NumberKind, NumberRange, Type, TypeKind};
 use crate::source::Span;
 
 pub(super) fn number_kind(name: &str) -> Option<NumberKind> {
-    Some(match name {
-        "u8" => NumberKind::U8,
-        "u16" => NumberKind::U16,
-        "u32" => NumberKind::U32,
-        "i8" => NumberKind::I8,
-        "i16" => NumberKind::I16,
-        "i32" => NumberKind::I32,
-        "f16" => NumberKind::F16,
-        "f32" => NumberKind::F32,
-        "f64" => NumberKind::F64,
-        _ => return None,
-    })
+    NumberKind::named(name)
 }
 
 /// Shows a bound without a pointless `.0`.

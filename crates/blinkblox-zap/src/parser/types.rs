@@ -3,7 +3,7 @@
 
 use super::{DECL_KEYWORDS, Parsed, Parser};
 use crate::lexer::{Token, TokenKind};
-use crate::syntax::{Member, Name, NumKind, Number, Range, StringKind, Ty, TyKind};
+use crate::syntax::{Member, Name, Number, Range, StringKind, Ty, TyKind, zap_number};
 
 impl Parser<'_> {
     /// A type with its `[range]` and `?` suffixes.
@@ -65,7 +65,7 @@ impl Parser<'_> {
         if DECL_KEYWORDS.contains(&word) && next == TokenKind::Word && self.peek_at(2).kind == TokenKind::Equals {
             return Err(self.unexpected("a type"));
         }
-        let kind = if let Some(kind) = NumKind::from_word(word) {
+        let kind = if let Some(kind) = zap_number(word) {
             self.bump();
             TyKind::Num(kind, self.parenthesised_range()?)
         } else {

@@ -8,13 +8,12 @@
 //! equivalent and are errors.
 
 use blinkblox_schema::diagnostics::Diagnostic;
-use blinkblox_schema::model::NumberKind;
 use blinkblox_schema::source::Span;
 
 use super::names::Resolved;
 use super::{INDENT, Translation, key_text, quoted};
 use crate::codes;
-use crate::syntax::{Comments, Member, NumKind, Range, StringKind, Ty, TyKind};
+use crate::syntax::{Comments, Member, NumberKind, Range, StringKind, Ty, TyKind};
 
 /// Past this many characters (with the indentation), a struct or an enum takes a line per
 /// member.
@@ -22,19 +21,6 @@ const MAX_LINE: usize = 100;
 
 /// zap's own limit on string, buffer and array lengths.
 const MAX_LENGTH: f64 = 65535.0;
-
-fn number_kind(kind: NumKind) -> NumberKind {
-    match kind {
-        NumKind::U8 => NumberKind::U8,
-        NumKind::U16 => NumberKind::U16,
-        NumKind::U32 => NumberKind::U32,
-        NumKind::I8 => NumberKind::I8,
-        NumKind::I16 => NumberKind::I16,
-        NumKind::I32 => NumberKind::I32,
-        NumKind::F32 => NumberKind::F32,
-        NumKind::F64 => NumberKind::F64,
-    }
-}
 
 /// The bounds written in a range (`n` is both bounds, written once).
 fn bounds(range: &Range) -> impl Iterator<Item = &crate::syntax::Number> {
@@ -182,7 +168,7 @@ impl<'a> Translation<'a> {
         if components.is_empty() {
             return Some("vector".to_string());
         }
-        let kinds: Vec<Option<NumKind>> = components
+        let kinds: Vec<Option<NumberKind>> = components
             .iter()
             .map(|component| match &component.kind {
                 TyKind::Num(kind, range) if range.as_ref().is_none_or(|r| range_body(r).is_empty()) => Some(*kind),
@@ -194,7 +180,7 @@ impl<'a> Translation<'a> {
             && y == z
         {
             return Some(match x {
-                NumKind::F32 => "vector".to_string(),
+                NumberKind::F32 => "vector".to_string(),
                 kind => format!("vector<{}>", kind.keyword()),
             });
         }
@@ -394,8 +380,8 @@ impl<'a> Translation<'a> {
         }
     }
 
-    fn number_range(&mut self, kind: NumKind, range: &Range) -> bool {
-        let (low, high) = number_kind(kind).limits();
+    fn number_range(&mut self, kind: NumberKind, range: &Range) -> bool {
+        let (low, high) = kind.limits();
         let mut ok = true;
         for bound in bounds(range) {
             if !kind.is_float() && bound.value.fract() != 0.0 {
