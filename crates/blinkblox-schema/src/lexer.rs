@@ -11,6 +11,7 @@
 
 use crate::codes;
 use crate::diagnostics::Diagnostic;
+use crate::scan::{self, CommentScan, StringScan};
 use crate::source::{FileId, Span};
 
 /// Diagnostics per file before lexing and parsing give up.
@@ -109,7 +110,7 @@ impl<'a> Lexer<'a> {
                     span: self.span(start, start),
                 };
             };
-            if byte == b'-' && self.bytes.get(start + 1) == Some(&b'-') {
+            if scan::starts_comment(self.bytes, start) {
                 self.skip_comment(diagnostics);
                 continue;
             }
@@ -134,16 +135,9 @@ impl<'a> Lexer<'a> {
                     TokenKind::Dot
                 }
                 b'"' | b'\'' => return self.string(byte, diagnostics),
-                b'0'..=b'9' => return self.number(diagnostics),
-                b'-' if self.bytes.get(start + 1).is_some_and(u8::is_ascii_digit) => return self.number(diagnostics),
-                b if b.is_ascii_alphabetic() || b == b'_' => {
-                    while self
-                        .bytes
-                        .get(self.pos)
-                        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
-                    {
-                        self.pos += 1;
-                    }
+                _ if scan::starts_number(self.bytes, start) => return self.number(diagnostics),
+                b if scan::starts_word(b) => {
+                    self.pos = scan::word_end(self.bytes, start);
                     return self.token(TokenKind::Ident, start);
                 }
                 _ => {
@@ -172,105 +166,60 @@ impl<'a> Lexer<'a> {
     /// `-- line`, `--[[ block ]]`, `--[==[ block ]==]`.
     fn skip_comment(&mut self, diagnostics: &mut Vec<Diagnostic>) {
         let start = self.pos;
-        self.pos += 2;
-        if let Some(level) = self.long_bracket_level() {
-            let open_end = self.pos + level + 2;
-            let close: String = format!("]{}]", "=".repeat(level));
-            match self.text[open_end..].find(&close) {
-                Some(offset) => self.pos = open_end + offset + close.len(),
-                None => {
-                    diagnostics.push(
-                        Diagnostic::error(
-                            codes::UNTERMINATED_COMMENT,
-                            "unterminated block comment",
-                            self.span(start, open_end),
-                            "this comment is never closed",
-                        )
-                        .with_note(format!("close the comment with `{close}`")),
-                    );
-                    self.pos = self.bytes.len();
-                }
+        self.pos = match scan::comment(self.text, start) {
+            CommentScan::Line(end) | CommentScan::Block(end) => end,
+            CommentScan::OpenBlock { open_end, level } => {
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::UNTERMINATED_COMMENT,
+                        "unterminated block comment",
+                        self.span(start, open_end),
+                        "this comment is never closed",
+                    )
+                    .with_note(format!("close the comment with `{}`", scan::closing_bracket(level))),
+                );
+                self.bytes.len()
             }
-            return;
-        }
-        while self.bytes.get(self.pos).is_some_and(|&b| b != b'\n') {
-            self.pos += 1;
-        }
-    }
-
-    /// At `[[` or `[==[` (just after `--`): the number of `=` signs.
-    fn long_bracket_level(&self) -> Option<usize> {
-        if self.bytes.get(self.pos) != Some(&b'[') {
-            return None;
-        }
-        let mut level = 0;
-        while self.bytes.get(self.pos + 1 + level) == Some(&b'=') {
-            level += 1;
-        }
-        (self.bytes.get(self.pos + 1 + level) == Some(&b'[')).then_some(level)
+        };
     }
 
     fn string(&mut self, quote: u8, diagnostics: &mut Vec<Diagnostic>) -> Token {
         let start = self.pos;
-        self.pos += 1;
-        loop {
-            match self.bytes.get(self.pos) {
-                Some(&b) if b == quote => {
-                    self.pos += 1;
-                    return self.token(TokenKind::String, start);
-                }
-                Some(b'\n') | None => {
-                    let end = self.pos;
-                    let line_end = if end > start && self.bytes[end - 1] == b'\r' {
-                        end - 1
-                    } else {
-                        end
-                    };
-                    diagnostics.push(
-                        Diagnostic::error(
-                            codes::UNTERMINATED_STRING,
-                            "unterminated string",
-                            self.span(start, line_end.max(start + 1)),
-                            "this string is never closed",
-                        )
-                        .with_note(format!(
-                            "add the closing `{}` before the end of the line",
-                            quote as char
-                        )),
-                    );
-                    // The string ends at the line end: the parser sees it and recovers.
-                    return Token {
-                        kind: TokenKind::String,
-                        span: self.span(start, end),
-                    };
-                }
-                Some(_) => self.pos += 1,
+        match scan::string(self.bytes, start) {
+            StringScan::Closed(end) => {
+                self.pos = end;
+                self.token(TokenKind::String, start)
+            }
+            StringScan::Open(end) => {
+                let line_end = if end > start && self.bytes[end - 1] == b'\r' {
+                    end - 1
+                } else {
+                    end
+                };
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::UNTERMINATED_STRING,
+                        "unterminated string",
+                        self.span(start, line_end.max(start + 1)),
+                        "this string is never closed",
+                    )
+                    .with_note(format!(
+                        "add the closing `{}` before the end of the line",
+                        quote as char
+                    )),
+                );
+                // The string ends at the line end: the parser sees it and recovers.
+                self.pos = end;
+                self.token(TokenKind::String, start)
             }
         }
     }
 
     fn number(&mut self, diagnostics: &mut Vec<Diagnostic>) -> Token {
         let start = self.pos;
-        if self.bytes[self.pos] == b'-' {
-            self.pos += 1;
-        }
-        self.digits();
-        if self.bytes.get(self.pos) == Some(&b'.') && self.bytes.get(self.pos + 1).is_some_and(u8::is_ascii_digit) {
-            self.pos += 1;
-            self.digits();
-        }
-        if self
-            .bytes
-            .get(self.pos)
-            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
-        {
-            while self
-                .bytes
-                .get(self.pos)
-                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
-            {
-                self.pos += 1;
-            }
+        let scanned = scan::number(self.bytes, start);
+        self.pos = scanned.glued_end.unwrap_or(scanned.end);
+        if scanned.glued_end.is_some() {
             diagnostics.push(
                 Diagnostic::error(
                     codes::INVALID_NUMBER,
@@ -282,12 +231,6 @@ impl<'a> Lexer<'a> {
             );
         }
         self.token(TokenKind::Number, start)
-    }
-
-    fn digits(&mut self) {
-        while self.bytes.get(self.pos).is_some_and(u8::is_ascii_digit) {
-            self.pos += 1;
-        }
     }
 
     /// Skips a run of characters that start no token and reports it once.

@@ -14,6 +14,7 @@ pub mod loader;
 pub mod model;
 pub mod parser;
 pub mod print;
+pub mod scan;
 pub mod source;
 pub mod suggest;
 pub mod vocabulary;

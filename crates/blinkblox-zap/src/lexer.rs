@@ -9,6 +9,7 @@ use blinkblox_schema::diagnostics::Diagnostic;
 use blinkblox_schema::source::{FileId, Span};
 
 use crate::codes;
+use blinkblox_schema::scan::{self, CommentScan, StringScan};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind {
@@ -126,25 +127,21 @@ impl<'a> Lexer<'a> {
             }
             let start = self.pos;
             let own_line = self.starts_line(start);
-            if trimmed.starts_with("--[[") {
-                match trimmed.find("]]") {
-                    Some(close) => self.pos += close + 2,
-                    None => {
-                        diagnostics.push(
-                            Diagnostic::error(
-                                codes::UNTERMINATED_COMMENT,
-                                "this block comment is never closed",
-                                self.span(start, start + 4),
-                                "opened here",
-                            )
-                            .with_note("close it with `]]`"),
-                        );
-                        self.pos = self.text.len();
-                    }
+            self.pos = match scan::comment(self.text, start) {
+                CommentScan::Line(end) | CommentScan::Block(end) => end,
+                CommentScan::OpenBlock { open_end, level } => {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            codes::UNTERMINATED_COMMENT,
+                            "this block comment is never closed",
+                            self.span(start, open_end),
+                            "opened here",
+                        )
+                        .with_note(format!("close it with `{}`", scan::closing_bracket(level))),
+                    );
+                    self.text.len()
                 }
-            } else {
-                self.pos += trimmed.find('\n').unwrap_or(trimmed.len());
-            }
+            };
             self.comments.push(Comment {
                 span: self.span(start, self.pos),
                 own_line,
@@ -191,30 +188,22 @@ impl<'a> Lexer<'a> {
                 let kind = if double { TokenKind::DotDot } else { TokenKind::Dot };
                 return token(kind, self.pos);
             }
-            if byte.is_ascii_alphabetic() || byte == b'_' {
-                self.pos = self.scan_while(start, |b| b.is_ascii_alphanumeric() || b == b'_');
+            if scan::starts_word(byte) {
+                self.pos = scan::word_end(self.bytes, start);
                 return token(TokenKind::Word, self.pos);
             }
-            let negative = byte == b'-' && self.bytes.get(start + 1).is_some_and(u8::is_ascii_digit);
-            if byte.is_ascii_digit() || negative {
-                let mut end = self.scan_while(start + 1, |b| b.is_ascii_digit());
-                // A fraction needs a digit after the dot: `0..10` is `0`, `..`, `10`.
-                if self.bytes.get(end) == Some(&b'.') && self.bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
-                    end = self.scan_while(end + 1, |b| b.is_ascii_digit());
-                }
-                self.pos = end;
-                return token(TokenKind::Number, end);
+            if scan::starts_number(self.bytes, start) {
+                // Letters glued to a number start a name of their own, as zap reads them.
+                self.pos = scan::number(self.bytes, start).end;
+                return token(TokenKind::Number, self.pos);
             }
             if byte == b'"' || byte == b'\'' {
-                let rest = &self.text[start + 1..];
-                let close = rest.find([byte as char, '\n']);
-                match close {
-                    Some(at) if rest.as_bytes()[at] == byte => {
-                        self.pos = start + 1 + at + 1;
+                match scan::string(self.bytes, start) {
+                    StringScan::Closed(end) => {
+                        self.pos = end;
                         return token(TokenKind::String, self.pos);
                     }
-                    _ => {
-                        let end = start + 1 + close.unwrap_or(rest.len());
+                    StringScan::Open(end) => {
                         diagnostics.push(
                             Diagnostic::error(
                                 codes::UNTERMINATED_STRING,
@@ -246,13 +235,6 @@ impl<'a> Lexer<'a> {
             );
             self.pos = end;
         }
-    }
-
-    fn scan_while(&self, mut at: usize, keep: impl Fn(u8) -> bool) -> usize {
-        while self.bytes.get(at).is_some_and(|&b| keep(b)) {
-            at += 1;
-        }
-        at
     }
 
     /// Whether a token, a comment or whitespace can start at `at`.
@@ -303,6 +285,17 @@ mod tests {
                 0
             )
         );
+    }
+
+    #[test]
+    fn a_block_comment_with_equals_signs_is_one_comment() {
+        let text = "--[==[ a ]] b\n]==] type";
+        let mut lexer = Lexer::new(FileId(0), text);
+        let mut diagnostics = Vec::new();
+        let token = lexer.next(&mut diagnostics);
+        assert_eq!(&text[token.span.start as usize..token.span.end as usize], "type");
+        assert_eq!(lexer.comments().len(), 1);
+        assert!(diagnostics.is_empty());
     }
 
     #[test]
