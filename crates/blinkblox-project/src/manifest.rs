@@ -133,9 +133,6 @@ struct RawRojo {
     project: Option<String>,
 }
 
-/// The keys that take `true` or `false`, in any table.
-const BOOLEAN_KEYS: [&str; 5] = ["types", "typescript", "allow_empty", "allow_outside_project", "private"];
-
 /// The keys a table accepts, for "valid keys are …" messages: read from the serde types
 /// that parse it, so the list cannot drift from what is accepted. `[options]` takes any
 /// option name (the checker names the valid ones).
@@ -382,7 +379,7 @@ fn describe_toml_error(name: &str, text: &str, err: &toml::de::Error) -> Project
         } else {
             format!("`{key}`")
         };
-        let message = if BOOLEAN_KEYS.contains(&key.as_str()) {
+        let message = if takes_a_boolean(text, boundary(text, span.start), word) {
             format!("{label} takes a boolean, `true` or `false`, not `{word}`")
         } else {
             format!(
@@ -409,6 +406,28 @@ fn describe_toml_error(name: &str, text: &str, err: &toml::de::Error) -> Project
         return ProjectError::at(name, line, format!("{table_label} is missing the key `{key}`"));
     }
     ProjectError::at(name, line, message)
+}
+
+/// Whether the key whose value is the bare `word` at `offset` takes a boolean: the manifest is
+/// read again with the word quoted, and the types that parse it say what they expected
+/// there (no list of boolean keys to keep in step with them).
+fn takes_a_boolean(text: &str, offset: usize, word: &str) -> bool {
+    let Some(rest) = text
+        .get(offset..)
+        .filter(|rest| rest.starts_with(word) && !word.is_empty())
+    else {
+        return false;
+    };
+    let quoted = format!(
+        "{}{}{}",
+        &text[..offset],
+        toml::Value::String(word.to_string()),
+        &rest[word.len()..]
+    );
+    match toml::from_str::<RawManifest>(&quoted) {
+        Ok(_) => false,
+        Err(err) => err.message().contains("expected a boolean"),
+    }
 }
 
 /// The `[table]` header in effect at `offset` ("" at the top level; `[[x]]` counts as `x`).
@@ -481,6 +500,22 @@ mod tests {
         assert_eq!(err.message, "blinkblox.toml:5: unknown key `folder` in [output]");
         let help = err.help.expect("help");
         assert!(help.contains("`path`") && help.contains("`instance`"), "{help}");
+    }
+
+    #[test]
+    fn a_bare_word_is_called_a_boolean_where_the_types_want_one() {
+        let err =
+            parse("[schemas]\ninclude = [\"a\"]\n[output]\npath = \"o\"\n[package]\nprivate = yes\n").unwrap_err();
+        assert_eq!(
+            err.message,
+            "blinkblox.toml:6: `private` takes a boolean, `true` or `false`, not `yes`"
+        );
+        let err = parse("[schemas]\ninclude = [\"a\"]\n[output]\npath = out\n").unwrap_err();
+        assert!(
+            err.message
+                .contains("`out` is not a TOML value; write a string in quotes"),
+            "{err}"
+        );
     }
 
     #[test]
