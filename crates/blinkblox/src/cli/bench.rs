@@ -8,21 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use blinkblox_bench::command::{HttpFlags, check_harness, find_bench_dir, http_options};
-use blinkblox_bench::competitors::Context;
-use blinkblox_bench::install::{self, DownloadOptions, Outcome};
-use blinkblox_bench::place::{build_place, probe_needs_studio, run_in_studio};
-use blinkblox_bench::resolve::Endpoints;
-use blinkblox_bench::suite::{SuiteOptions, run_suite};
-use blinkblox_bench::turns::{Pace, ROW_BUDGET};
-use blinkblox_bench::{BenchError, progress};
-use blinkblox_luau::Mode;
+use blinkblox_bench::command::{self, BenchRequest, HttpFlags};
+use blinkblox_bench::progress;
 
 use crate::cli::exit::EXIT_USER_ERROR;
 use crate::cli::output::Output;
-
-/// Timed frames a runtime row runs by default.
-const DEFAULT_FRAMES: u32 = 200;
 
 /// Download, patch and run every competitor; write benchmark/Benchmarks.md.
 #[derive(Debug, clap::Args)]
@@ -119,10 +109,6 @@ fn parse_row_seconds(text: &str) -> Result<Duration, String> {
 }
 
 pub fn run(args: BenchArgs, out: &Output) -> ExitCode {
-    let fail = |err: BenchError| {
-        out.error(&err);
-        ExitCode::from(EXIT_USER_ERROR)
-    };
     // The benchmark's progress follows this command's -q and --message-format.
     let printer = out.clone();
     progress::set_sink(Box::new(move |line| match line {
@@ -130,194 +116,39 @@ pub fn run(args: BenchArgs, out: &Output) -> ExitCode {
         progress::Line::Warning(text) => printer.warning(text),
         progress::Line::Error(err) => printer.error(err),
     }));
-    let wants_place = args.place.is_some() || args.studio;
-    // Probe measures Roblox itself: it is in the Studio place, and a `--run` cannot do it.
-    let probe_only = !args.names.is_empty() && args.names.iter().all(|name| name.trim().eq_ignore_ascii_case("probe"));
-    if probe_only && !wants_place {
-        return fail(probe_needs_studio());
-    }
-    let wants_run = !probe_only
-        && (args.run
-            || !(args.download || args.update || wants_place)
-            || !args.names.is_empty()
-            || args.frames.is_some()
-            || args.row_seconds.is_some()
-            || args.native
-            || args.interpreted
-            || args.local);
-    let wants_download = args.download || args.update;
-    if wants_download && wants_run {
-        // Checked before downloading so that nothing is fetched for a run that cannot happen.
-        if let Err(err) = find_bench_dir(args.bench_dir.as_deref()).and_then(|dir| check_harness(&dir)) {
-            return fail(err);
-        }
-    }
-    if wants_download {
-        match download(&args, out) {
-            Ok(code) if code == ExitCode::SUCCESS => {}
-            Ok(code) => return code,
-            Err(err) => return fail(err),
-        }
-        if !wants_run && !wants_place {
-            return ExitCode::SUCCESS;
-        }
-    }
-    if wants_place {
-        if let Err(err) = place(&args, out) {
-            return fail(err);
-        }
-        if probe_only && !args.studio {
-            out.step(
-                "Note",
-                "the Probe bench is in the place (BenchmarkProbe): open it in Roblox Studio and press Play (F5); \
-                 the server prints its `[probe]` lines after the benches",
-            );
-        }
-        if !wants_run {
-            return ExitCode::SUCCESS;
-        }
-    }
-    match run_benchmarks(&args, out) {
-        Ok(code) => code,
-        Err(err) => fail(err),
-    }
-}
-
-/// `--place` / `--studio`: build the place, and run it when asked.
-fn place(args: &BenchArgs, out: &Output) -> Result<(), BenchError> {
-    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
-    check_harness(&bench_dir)?;
-    let place = args.place.clone().unwrap_or_else(|| bench_dir.join("Benchmark.rbxl"));
-    let context = Context {
-        bench_dir: &bench_dir,
-        sources: &args.sources,
-        local: args.local,
-    };
-    // Blink's and zap's modules go in when their source or binary is on disk; without them
-    // the place is still useful, and a note says what was left out.
-    let summary = build_place(&context, &place)?;
-    for note in &summary.notes {
-        out.step("Note", note);
-    }
-    out.step(
-        "Wrote",
-        &format!("{} with {}", summary.path.display(), summary.tools.join(", ")),
-    );
-    if args.studio {
-        run_in_studio(&summary.path)?;
-    }
-    Ok(())
-}
-
-fn run_benchmarks(args: &BenchArgs, out: &Output) -> Result<ExitCode, BenchError> {
-    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
-    check_harness(&bench_dir)?;
-    let modes = if args.native {
-        vec![Mode::Native]
-    } else if args.interpreted {
-        vec![Mode::Interpreted]
-    } else {
-        vec![Mode::Interpreted, Mode::Native]
-    };
-    let command = std::iter::once("blinkblox".to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let options = SuiteOptions {
-        bench_dir,
-        names: args.names.clone(),
-        tools: args
-            .tools
-            .iter()
-            .map(|name| name.trim().to_string())
-            .filter(|name| !name.is_empty())
-            .collect(),
-        pace: Pace {
-            frames: args.frames.unwrap_or(DEFAULT_FRAMES),
-            row_budget: args.row_seconds.unwrap_or(ROW_BUDGET),
-        },
-        modes,
-        command,
-        output: args.output.clone(),
-        sources: args.sources.clone(),
-        local: args.local,
-    };
-    let outcome = run_suite(&options)?;
-    for (tool, why) in &outcome.missing_tools {
-        out.warning(&format!("`{tool}` did not run: {why}"));
-    }
-    out.step(
-        "Finished",
-        &format!(
-            "{} runtime row(s), {} Rivals row(s), {} compiler row(s), {} failed; wrote {}",
-            outcome.runtime.len(),
-            outcome.rivals.len(),
-            outcome.compiler.len(),
-            outcome.failed_rows,
-            outcome.report_path.display()
-        ),
-    );
-    if outcome.incomplete {
-        // The report is written, but without tools it was asked to compare.
-        return Err(BenchError::new(format!(
-            "{} tool(s) did not run because they are not here (named above)",
-            outcome.missing_tools.len()
-        ))
-        .with_help("run `blinkblox bench --download` first, or pass `--source NAME=PATH` for a local copy"));
-    }
-    Ok(if outcome.failed_rows == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_USER_ERROR)
-    })
-}
-
-fn download(args: &BenchArgs, out: &Output) -> Result<ExitCode, BenchError> {
-    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
-    let options = DownloadOptions {
+    let request = BenchRequest {
+        names: args.names,
+        download: args.download,
         update: args.update,
-        only: args
-            .tools
-            .iter()
-            .map(|name| name.trim().to_string())
-            .filter(|n| !n.is_empty())
-            .collect(),
-        sources: args.sources.clone(),
-        endpoints: endpoints(args)?,
-        http: http_options(HttpFlags {
+        run: args.run,
+        tools: args.tools,
+        frames: args.frames,
+        row_seconds: args.row_seconds,
+        native: args.native,
+        interpreted: args.interpreted,
+        local: args.local,
+        registry_url: args.registry_url,
+        github_url: args.github_url,
+        sources: args.sources,
+        http: HttpFlags {
             timeout: args.timeout,
             deadline: args.deadline,
             retries: args.retries,
-        })?,
+        },
+        place: args.place,
+        studio: args.studio,
+        output: args.output,
+        bench_dir: args.bench_dir,
+        command: std::iter::once("blinkblox".to_string())
+            .chain(std::env::args().skip(1))
+            .collect::<Vec<_>>()
+            .join(" "),
     };
-    let report = install::download(&bench_dir, &options)?;
-    let (mut downloaded, mut verified, mut local) = (0, 0, 0);
-    for done in &report.done {
-        match done.outcome {
-            Outcome::Downloaded { verified: true, .. } => verified += 1,
-            Outcome::Downloaded { .. } => downloaded += 1,
-            Outcome::Copied { .. } | Outcome::InPlace { .. } => local += 1,
+    match command::run(&request) {
+        Ok(all_ok) => out.exit_code(!all_ok),
+        Err(err) => {
+            out.error(&err);
+            ExitCode::from(EXIT_USER_ERROR)
         }
     }
-    let lock = if report.lock_written {
-        "; tools.lock updated"
-    } else {
-        ""
-    };
-    out.step(
-        "Finished",
-        &format!(
-            "{downloaded} downloaded, {verified} verified against tools.lock, {local} local, {} failed{lock}",
-            report.failures.len()
-        ),
-    );
-    if report.failures.is_empty() {
-        Ok(ExitCode::SUCCESS)
-    } else {
-        Ok(ExitCode::from(EXIT_USER_ERROR))
-    }
-}
-
-fn endpoints(args: &BenchArgs) -> Result<Endpoints, BenchError> {
-    Endpoints::from_flags(args.registry_url.as_deref(), args.github_url.as_deref())
 }
