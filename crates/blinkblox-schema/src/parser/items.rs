@@ -49,7 +49,7 @@ impl Parser<'_> {
                 }
                 _ => {}
             }
-            let base = self.open_braces;
+            let base = self.queue.open_braces();
             let before = self.peek().span.start;
             match self.item() {
                 Ok(item) => items.push(item),

@@ -7,9 +7,8 @@
 //! keyword at the same brace depth, so every independent error in a file is reported.
 
 mod items;
+pub mod queue;
 mod types;
-
-use std::collections::VecDeque;
 
 use crate::ast;
 use crate::codes;
@@ -17,6 +16,7 @@ use crate::diagnostics::Diagnostic;
 use crate::lexer::{Lexer, Token, TokenKind, string_value};
 use crate::source::{FileId, Span};
 use crate::vocabulary::is_keyword;
+use queue::{QueuedToken, TokenQueue};
 
 /// Deepest nesting of types and scopes. Real schemas stay far below; the limit keeps
 /// the recursive parser and checker well inside a thread's stack.
@@ -40,13 +40,9 @@ pub(crate) struct Parser<'a> {
     lexer: Lexer<'a>,
     file: FileId,
     text: &'a str,
-    lookahead: VecDeque<Token>,
-    /// End of the last consumed token.
-    previous_end: u32,
+    queue: TokenQueue<Token>,
     diagnostics: Vec<Diagnostic>,
     depth: usize,
-    /// `{` consumed and not yet closed.
-    open_braces: usize,
     /// Set when the error cap is reached: everything returns at once.
     gave_up: bool,
 }
@@ -57,11 +53,9 @@ impl<'a> Parser<'a> {
             lexer: Lexer::new(file, text),
             file,
             text,
-            lookahead: VecDeque::with_capacity(4),
-            previous_end: 0,
+            queue: TokenQueue::default(),
             diagnostics: Vec::new(),
             depth: 0,
-            open_braces: 0,
             gave_up: false,
         }
     }
@@ -69,7 +63,7 @@ impl<'a> Parser<'a> {
     // ---- Tokens -------------------------------------------------------------------
 
     fn fill(&mut self, n: usize) {
-        while self.lookahead.len() <= n {
+        while self.queue.len() <= n {
             let token = if self.gave_up {
                 // After the error cap, the file ends here as far as the parser knows.
                 Token {
@@ -79,7 +73,7 @@ impl<'a> Parser<'a> {
             } else {
                 self.lexer.next_token(&mut self.diagnostics)
             };
-            self.lookahead.push_back(token);
+            self.queue.push(token);
             self.check_error_cap();
         }
     }
@@ -90,31 +84,19 @@ impl<'a> Parser<'a> {
 
     fn peek_at(&mut self, n: usize) -> Token {
         self.fill(n);
-        self.lookahead[n]
+        self.queue.get(n)
     }
 
     fn bump(&mut self) -> Token {
         self.fill(0);
-        let token = self.lookahead.pop_front().unwrap_or(Token {
-            kind: TokenKind::Eof,
-            span: Span::new(self.file, self.text.len(), self.text.len()),
-        });
-        match token.kind {
-            TokenKind::LBrace => self.open_braces += 1,
-            TokenKind::RBrace => self.open_braces = self.open_braces.saturating_sub(1),
-            _ => {}
-        }
-        if token.kind != TokenKind::Eof {
-            self.previous_end = token.span.end;
-        }
-        token
+        self.queue.bump()
     }
 
     fn previous_span(&self) -> Span {
         Span {
             file: self.file,
-            start: self.previous_end,
-            end: self.previous_end,
+            start: self.queue.previous_end(),
+            end: self.queue.previous_end(),
         }
     }
 
@@ -211,10 +193,7 @@ impl<'a> Parser<'a> {
     }
 
     fn peek_span_without_lexing(&self) -> Span {
-        self.lookahead
-            .front()
-            .map(|t| t.span)
-            .unwrap_or_else(|| self.previous_span())
+        self.queue.front_span().unwrap_or_else(|| self.previous_span())
     }
 
     // ---- Names and literals -------------------------------------------------------
@@ -351,8 +330,9 @@ impl<'a> Parser<'a> {
 
     fn starts_line(&mut self) -> bool {
         let start = self.peek().span.start as usize;
-        let gap = self.text.get(self.previous_end as usize..start).unwrap_or("");
-        self.previous_end == 0 || gap.contains('\n')
+        let previous_end = self.queue.previous_end();
+        let gap = self.text.get(previous_end as usize..start).unwrap_or("");
+        previous_end == 0 || gap.contains('\n')
     }
 
     /// Skips what is left of a broken declaration: to the next declaration keyword at
@@ -366,13 +346,13 @@ impl<'a> Parser<'a> {
             let token = self.peek();
             match token.kind {
                 TokenKind::Eof => return,
-                TokenKind::RBrace if self.open_braces <= base_braces => return,
+                TokenKind::RBrace if self.queue.open_braces() <= base_braces => return,
                 TokenKind::Ident if self.at_item_start() => {
-                    if self.open_braces <= base_braces {
+                    if self.queue.open_braces() <= base_braces {
                         return;
                     }
                     if self.starts_line() {
-                        self.open_braces = base_braces;
+                        self.queue.set_open_braces(base_braces);
                         return;
                     }
                 }
@@ -380,5 +360,23 @@ impl<'a> Parser<'a> {
             }
             self.bump();
         }
+    }
+}
+
+impl QueuedToken for Token {
+    fn span(&self) -> Span {
+        self.span
+    }
+
+    fn is_eof(&self) -> bool {
+        self.kind == TokenKind::Eof
+    }
+
+    fn opens_block(&self) -> bool {
+        self.kind == TokenKind::LBrace
+    }
+
+    fn closes_block(&self) -> bool {
+        self.kind == TokenKind::RBrace
     }
 }

@@ -159,7 +159,7 @@ impl Parser<'_> {
                 let comments_token = first;
                 let decls = self.nested(|parser| {
                     parser.expect(TokenKind::LBrace, "`{`")?;
-                    let base = parser.open_braces;
+                    let base = parser.queue.open_braces();
                     let decls = parser.decls(base);
                     parser.expect(TokenKind::RBrace, "`}` to close the namespace")?;
                     Ok(decls)

@@ -11,9 +11,8 @@
 mod decls;
 mod types;
 
-use std::collections::VecDeque;
-
 use blinkblox_schema::diagnostics::Diagnostic;
+use blinkblox_schema::parser::queue::{QueuedToken, TokenQueue};
 use blinkblox_schema::source::{FileId, Span};
 
 use crate::codes;
@@ -45,11 +44,9 @@ pub(crate) struct Parser<'a> {
     lexer: Lexer<'a>,
     text: &'a str,
     file: FileId,
-    lookahead: VecDeque<Token>,
-    previous_end: u32,
+    queue: TokenQueue<Token>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     depth: usize,
-    open_braces: usize,
     gave_up: bool,
 }
 
@@ -59,11 +56,9 @@ impl<'a> Parser<'a> {
             lexer: Lexer::new(file, text),
             text,
             file,
-            lookahead: VecDeque::new(),
-            previous_end: 0,
+            queue: TokenQueue::default(),
             diagnostics: Vec::new(),
             depth: 0,
-            open_braces: 0,
             gave_up: false,
         }
     }
@@ -71,7 +66,7 @@ impl<'a> Parser<'a> {
     // ---- tokens ----
 
     pub(crate) fn peek_at(&mut self, n: usize) -> Token {
-        while self.lookahead.len() <= n {
+        while self.queue.len() <= n {
             let token = if self.gave_up {
                 let end = self.text.len();
                 Token {
@@ -82,10 +77,10 @@ impl<'a> Parser<'a> {
             } else {
                 self.lexer.next(&mut self.diagnostics)
             };
-            self.lookahead.push_back(token);
+            self.queue.push(token);
             self.check_error_cap();
         }
-        self.lookahead[n]
+        self.queue.get(n)
     }
 
     pub(crate) fn peek(&mut self) -> Token {
@@ -93,17 +88,8 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn bump(&mut self) -> Token {
-        let token = self.peek();
-        if token.kind != TokenKind::Eof {
-            self.lookahead.pop_front();
-            self.previous_end = token.span.end;
-            match token.kind {
-                TokenKind::LBrace => self.open_braces += 1,
-                TokenKind::RBrace => self.open_braces = self.open_braces.saturating_sub(1),
-                _ => {}
-            }
-        }
-        token
+        self.peek();
+        self.queue.bump()
     }
 
     pub(crate) fn text_of(&self, token: Token) -> &'a str {
@@ -131,7 +117,7 @@ impl<'a> Parser<'a> {
         Span {
             file: self.file,
             start,
-            end: self.previous_end.max(start),
+            end: self.queue.previous_end().max(start),
         }
     }
 
@@ -180,7 +166,7 @@ impl<'a> Parser<'a> {
                 )
                 .with_note("fix the errors above and run the import again"),
             );
-            self.lookahead.clear();
+            self.queue.clear();
         }
     }
 
@@ -271,12 +257,32 @@ impl<'a> Parser<'a> {
             let token = self.peek();
             match token.kind {
                 TokenKind::Eof => return,
-                TokenKind::RBrace if base > 0 && self.open_braces <= base => return,
-                TokenKind::Word if self.open_braces == base && DECL_KEYWORDS.contains(&self.text_of(token)) => return,
+                TokenKind::RBrace if base > 0 && self.queue.open_braces() <= base => return,
+                TokenKind::Word if self.queue.open_braces() == base && DECL_KEYWORDS.contains(&self.text_of(token)) => {
+                    return;
+                }
                 _ => {
                     self.bump();
                 }
             }
         }
+    }
+}
+
+impl QueuedToken for Token {
+    fn span(&self) -> Span {
+        self.span
+    }
+
+    fn is_eof(&self) -> bool {
+        self.kind == TokenKind::Eof
+    }
+
+    fn opens_block(&self) -> bool {
+        self.kind == TokenKind::LBrace
+    }
+
+    fn closes_block(&self) -> bool {
+        self.kind == TokenKind::RBrace
     }
 }
