@@ -36,6 +36,9 @@ pub enum TokenKind {
     Colon,
     Equals,
     Comma,
+    /// `;` and `|`: zap's, never produced for a schema.
+    Semicolon,
+    Pipe,
     Question,
     Dot,
     DotDot,
@@ -60,6 +63,8 @@ impl TokenKind {
             TokenKind::Colon => "`:`",
             TokenKind::Equals => "`=`",
             TokenKind::Comma => "`,`",
+            TokenKind::Semicolon => "`;`",
+            TokenKind::Pipe => "`|`",
             TokenKind::Question => "`?`",
             TokenKind::Dot => "`.`",
             TokenKind::DotDot => "`..`",

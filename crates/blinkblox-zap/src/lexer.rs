@@ -11,56 +11,9 @@ use blinkblox_schema::source::{FileId, Span};
 use crate::codes;
 use blinkblox_schema::scan::{self, CommentScan, StringScan};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenKind {
-    /// `[A-Za-z_][A-Za-z0-9_]*`: names and keywords alike (zap's keywords are contextual).
-    Word,
-    /// `-?digits[.digits]`.
-    Number,
-    /// `"…"` or `'…'`; the span includes the quotes.
-    String,
-    LBrace,
-    RBrace,
-    LParen,
-    RParen,
-    LBracket,
-    RBracket,
-    Colon,
-    Equals,
-    Comma,
-    Semicolon,
-    Question,
-    Pipe,
-    Dot,
-    DotDot,
-    Eof,
-}
-
-impl TokenKind {
-    /// How the token is named in "expected …, found …" messages.
-    pub fn describe(self) -> &'static str {
-        match self {
-            TokenKind::Word => "a name",
-            TokenKind::Number => "a number",
-            TokenKind::String => "a string",
-            TokenKind::LBrace => "`{`",
-            TokenKind::RBrace => "`}`",
-            TokenKind::LParen => "`(`",
-            TokenKind::RParen => "`)`",
-            TokenKind::LBracket => "`[`",
-            TokenKind::RBracket => "`]`",
-            TokenKind::Colon => "`:`",
-            TokenKind::Equals => "`=`",
-            TokenKind::Comma => "`,`",
-            TokenKind::Semicolon => "`;`",
-            TokenKind::Question => "`?`",
-            TokenKind::Pipe => "`|`",
-            TokenKind::Dot => "`.`",
-            TokenKind::DotDot => "`..`",
-            TokenKind::Eof => "the end of the file",
-        }
-    }
-}
+/// zap's tokens are the schema language's (`Ident` for zap's names and keywords alike; zap
+/// adds `;` and `|`, and has no `<` or `>`).
+pub use blinkblox_schema::lexer::TokenKind;
 
 /// A comment as written, `--` included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,7 +143,7 @@ impl<'a> Lexer<'a> {
             }
             if scan::starts_word(byte) {
                 self.pos = scan::word_end(self.bytes, start);
-                return token(TokenKind::Word, self.pos);
+                return token(TokenKind::Ident, self.pos);
             }
             if scan::starts_number(self.bytes, start) {
                 // Letters glued to a number start a name of their own, as zap reads them.
@@ -280,7 +233,7 @@ mod tests {
             kinds("u8(0..100) f32(-1.5..2)"),
             (
                 vec![
-                    Word, LParen, Number, DotDot, Number, RParen, Word, LParen, Number, DotDot, Number, RParen
+                    Ident, LParen, Number, DotDot, Number, RParen, Ident, LParen, Number, DotDot, Number, RParen
                 ],
                 0
             )
@@ -321,7 +274,7 @@ mod tests {
     #[test]
     fn bad_input_is_reported_and_skipped() {
         let (tokens, errors) = kinds("type @@@ = \"open\nu8 --[[ never closed");
-        assert_eq!(tokens, vec![TokenKind::Word, TokenKind::Equals, TokenKind::Word]);
+        assert_eq!(tokens, vec![TokenKind::Ident, TokenKind::Equals, TokenKind::Ident]);
         assert_eq!(errors, 3);
     }
 }

@@ -364,19 +364,11 @@ impl<'a> Parser<'a> {
 }
 
 impl QueuedToken for Token {
+    fn kind(&self) -> TokenKind {
+        self.kind
+    }
+
     fn span(&self) -> Span {
         self.span
-    }
-
-    fn is_eof(&self) -> bool {
-        self.kind == TokenKind::Eof
-    }
-
-    fn opens_block(&self) -> bool {
-        self.kind == TokenKind::LBrace
-    }
-
-    fn closes_block(&self) -> bool {
-        self.kind == TokenKind::RBrace
     }
 }

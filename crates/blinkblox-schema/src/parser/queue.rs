@@ -4,16 +4,13 @@
 
 use std::collections::VecDeque;
 
+use crate::lexer::TokenKind;
 use crate::source::Span;
 
-/// What a [`TokenQueue`] needs of a token.
+/// What a [`TokenQueue`] needs of a token: its kind and its place.
 pub trait QueuedToken: Copy {
+    fn kind(&self) -> TokenKind;
     fn span(&self) -> Span;
-    fn is_eof(&self) -> bool;
-    /// `{`.
-    fn opens_block(&self) -> bool;
-    /// `}`.
-    fn closes_block(&self) -> bool;
 }
 
 /// Looked-ahead tokens, in order.
@@ -64,13 +61,13 @@ impl<T: QueuedToken> TokenQueue<T> {
     /// returned and stays, so that every later look sees it too.
     pub fn bump(&mut self) -> T {
         let token = self.tokens[0];
-        if !token.is_eof() {
+        if token.kind() != TokenKind::Eof {
             self.tokens.pop_front();
             self.previous_end = token.span().end;
-            if token.opens_block() {
-                self.open_braces += 1;
-            } else if token.closes_block() {
-                self.open_braces = self.open_braces.saturating_sub(1);
+            match token.kind() {
+                TokenKind::LBrace => self.open_braces += 1,
+                TokenKind::RBrace => self.open_braces = self.open_braces.saturating_sub(1),
+                _ => {}
             }
         }
         token

@@ -83,7 +83,7 @@ impl Parser<'_> {
                 OptValueKind::Str(string_value(raw).to_string(), quote)
             }
             TokenKind::Number => OptValueKind::Num(self.text_of(token).to_string()),
-            TokenKind::Word if matches!(self.text_of(token), "true" | "false") => {
+            TokenKind::Ident if matches!(self.text_of(token), "true" | "false") => {
                 OptValueKind::Bool(self.text_of(token) == "true")
             }
             _ => return Err(self.unexpected("a string, a number, `true` or `false`")),
@@ -103,7 +103,7 @@ impl Parser<'_> {
 
     fn decl(&mut self) -> Parsed<Decl> {
         let first = self.peek();
-        let keyword = if first.kind == TokenKind::Word {
+        let keyword = if first.kind == TokenKind::Ident {
             self.text_of(first)
         } else {
             ""
@@ -214,7 +214,7 @@ impl Parser<'_> {
         let open = self.bump();
         let mut list = Vec::new();
         while !self.at(TokenKind::RParen) {
-            let named = self.peek().kind == TokenKind::Word && self.peek_at(1).kind == TokenKind::Colon;
+            let named = self.peek().kind == TokenKind::Ident && self.peek_at(1).kind == TokenKind::Colon;
             let name = if named {
                 let name = self.name("a name")?;
                 self.bump();

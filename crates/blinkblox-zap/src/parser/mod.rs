@@ -102,7 +102,7 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn at_word(&mut self, word: &str) -> bool {
         let token = self.peek();
-        token.kind == TokenKind::Word && self.text_of(token) == word
+        token.kind == TokenKind::Ident && self.text_of(token) == word
     }
 
     pub(crate) fn eat(&mut self, kind: TokenKind) -> bool {
@@ -132,7 +132,7 @@ impl<'a> Parser<'a> {
     pub(crate) fn unexpected(&mut self, what: &str) -> Recover {
         let token = self.peek();
         let found = match token.kind {
-            TokenKind::Word | TokenKind::Number | TokenKind::String => format!("`{}`", self.text_of(token)),
+            TokenKind::Ident | TokenKind::Number | TokenKind::String => format!("`{}`", self.text_of(token)),
             kind => kind.describe().to_string(),
         };
         self.error(
@@ -172,7 +172,7 @@ impl<'a> Parser<'a> {
 
     /// A name (any word; zap's keywords are names where a name is expected).
     pub(crate) fn name(&mut self, what: &str) -> Parsed<Name> {
-        let token = self.expect(TokenKind::Word, what)?;
+        let token = self.expect(TokenKind::Ident, what)?;
         Ok(Name {
             text: self.text_of(token).to_string(),
             span: token.span,
@@ -258,7 +258,9 @@ impl<'a> Parser<'a> {
             match token.kind {
                 TokenKind::Eof => return,
                 TokenKind::RBrace if base > 0 && self.queue.open_braces() <= base => return,
-                TokenKind::Word if self.queue.open_braces() == base && DECL_KEYWORDS.contains(&self.text_of(token)) => {
+                TokenKind::Ident
+                    if self.queue.open_braces() == base && DECL_KEYWORDS.contains(&self.text_of(token)) =>
+                {
                     return;
                 }
                 _ => {
@@ -270,19 +272,11 @@ impl<'a> Parser<'a> {
 }
 
 impl QueuedToken for Token {
+    fn kind(&self) -> TokenKind {
+        self.kind
+    }
+
     fn span(&self) -> Span {
         self.span
-    }
-
-    fn is_eof(&self) -> bool {
-        self.kind == TokenKind::Eof
-    }
-
-    fn opens_block(&self) -> bool {
-        self.kind == TokenKind::LBrace
-    }
-
-    fn closes_block(&self) -> bool {
-        self.kind == TokenKind::RBrace
     }
 }

@@ -55,14 +55,14 @@ impl Parser<'_> {
             }
             return self.or_rest(start, first);
         }
-        if token.kind != TokenKind::Word {
+        if token.kind != TokenKind::Ident {
             return Err(self.unexpected("a type"));
         }
         let word = self.text_of(token);
         let next = self.peek_at(1).kind;
         // `type A =` with its type missing, then `event B = …`: the keyword starts the next
         // declaration rather than naming a type.
-        if DECL_KEYWORDS.contains(&word) && next == TokenKind::Word && self.peek_at(2).kind == TokenKind::Equals {
+        if DECL_KEYWORDS.contains(&word) && next == TokenKind::Ident && self.peek_at(2).kind == TokenKind::Equals {
             return Err(self.unexpected("a type"));
         }
         let kind = if let Some(kind) = zap_number(word) {
