@@ -520,6 +520,28 @@ mod tests {
         }
     }
 
+    /// Runs a sync of `manifest` that is stopped as its lockfile is about to be renamed into
+    /// place: the staged lockfile stays, under the name of a process that is gone; its path.
+    fn stop_before_the_lockfile(dir: &Path, manifest: Manifest) -> PathBuf {
+        let left = dir.join(".blinkblox.lock.blinkblox-99999999.tmp");
+        let stop_at_lockfile = |staged: &Path| {
+            if staged
+                .file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with(".blinkblox.lock."))
+            {
+                std::fs::copy(staged, &left).expect("keep the staged lockfile");
+                return Err(std::io::Error::other("stopped"));
+            }
+            Ok(())
+        };
+        assert!(
+            run_with(manifest, SyncFlags::default(), &stop_at_lockfile)
+                .result
+                .is_err()
+        );
+        left
+    }
+
     /// A copy of the `basic` fixture project, synced once.
     fn synced_basic_project() -> (tempfile::TempDir, PathBuf) {
         let temp = tempfile::tempdir().expect("tempdir");
@@ -630,24 +652,7 @@ mod tests {
             std::fs::write(&schema, text).expect("edit");
         };
         add("Whisper");
-        // The process is stopped as the lockfile is about to be renamed: the staged lockfile
-        // stays, under the name of a process that is gone.
-        let left = dir.join(".blinkblox.lock.blinkblox-99999999.tmp");
-        let stop_at_lockfile = |staged: &Path| {
-            if staged
-                .file_name()
-                .is_some_and(|name| name.to_string_lossy().starts_with(".blinkblox.lock."))
-            {
-                std::fs::copy(staged, &left).expect("keep the staged lockfile");
-                return Err(std::io::Error::other("stopped"));
-            }
-            Ok(())
-        };
-        assert!(
-            run_with(load(), SyncFlags::default(), &stop_at_lockfile)
-                .result
-                .is_err()
-        );
+        let left = stop_before_the_lockfile(&dir, load());
         add("Shout");
         let outcome = run(load(), SyncFlags::default()).result.expect("next sync");
         let warnings = outcome.warnings.join("\n");
@@ -680,22 +685,7 @@ mod tests {
             "event Ping {\n    From: Client,\n    Type: Reliable,\n    Call: ManyAsync,\n    Data: u8,\n}\n",
         )
         .expect("a new schema");
-        let left = dir.join(".blinkblox.lock.blinkblox-99999999.tmp");
-        let stop_at_lockfile = |staged: &Path| {
-            if staged
-                .file_name()
-                .is_some_and(|name| name.to_string_lossy().starts_with(".blinkblox.lock."))
-            {
-                std::fs::copy(staged, &left).expect("keep the staged lockfile");
-                return Err(std::io::Error::other("stopped"));
-            }
-            Ok(())
-        };
-        assert!(
-            run_with(load(), SyncFlags::default(), &stop_at_lockfile)
-                .result
-                .is_err()
-        );
+        let left = stop_before_the_lockfile(&dir, load());
         let written = dir.join("src/shared/Net/extra/Server.luau");
         assert!(written.is_file(), "the stopped sync wrote the new schema's modules");
         // The schema goes before the next sync: its modules are sync's, and go with it.
