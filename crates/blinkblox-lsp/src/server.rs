@@ -21,7 +21,7 @@ use crate::documents::Document;
 use crate::positions::Encoding;
 use crate::project::Projects;
 use crate::transport::{Incoming, Outgoing};
-use crate::worker::{Done, Job, Worker};
+use crate::worker::{Done, Finished, Job, Worker};
 
 /// How the server stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,10 +70,12 @@ pub fn serve(incoming: Receiver<Incoming>, out: Sender<Outgoing>) -> Stopped {
                 Ok(Incoming::Malformed(problem)) => server.malformed(problem),
                 Err(_) => return Stopped::WithoutShutdown,
             },
-            recv(results) -> done => {
-                if let Ok(done) = done {
-                    server.accept(done);
-                }
+            recv(results) -> finished => match finished {
+                Ok(Finished::Done(done)) => server.accept(done),
+                Ok(Finished::Failed(uri)) => server.log(format!(
+                    "blinkblox lsp: the analysis of {uri} failed; its last diagnostics stay until the next edit"
+                )),
+                Err(_) => {}
             },
             default(wait) => {},
         }

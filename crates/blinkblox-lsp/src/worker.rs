@@ -26,11 +26,18 @@ pub struct Done {
     pub analysis: Arc<Analysis>,
 }
 
+/// What a job came to: its analysis, or the document whose analysis failed (reported to
+/// the editor's log by the server, which keeps answering).
+pub enum Finished {
+    Done(Done),
+    Failed(Url),
+}
+
 pub struct Worker {
     /// `None` when the system would not start the thread: the server then analyses in its
     /// own thread.
     jobs: Option<Sender<Job>>,
-    pub results: Receiver<Done>,
+    pub results: Receiver<Finished>,
 }
 
 impl Worker {
@@ -55,7 +62,7 @@ impl Worker {
     }
 }
 
-fn run(jobs: &Receiver<Job>, results: &Sender<Done>) {
+fn run(jobs: &Receiver<Job>, results: &Sender<Finished>) {
     while let Ok(first) = jobs.recv() {
         let mut latest = vec![first];
         while let Ok(job) = jobs.try_recv() {
@@ -68,16 +75,15 @@ fn run(jobs: &Receiver<Job>, results: &Sender<Done>) {
             let analysis = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 analyze(&job.path, &job.uri, &job.text, &job.settings)
             }));
-            let Ok(analysis) = analysis else {
-                eprintln!("blinkblox lsp: the analysis of {} failed", job.uri);
-                continue;
+            let finished = match analysis {
+                Ok(analysis) => Finished::Done(Done {
+                    uri: job.uri,
+                    version: job.version,
+                    analysis: Arc::new(analysis),
+                }),
+                Err(_) => Finished::Failed(job.uri),
             };
-            let done = Done {
-                uri: job.uri,
-                version: job.version,
-                analysis: Arc::new(analysis),
-            };
-            if results.send(done).is_err() {
+            if results.send(finished).is_err() {
                 return;
             }
         }
