@@ -199,6 +199,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn require_expressions_index_odd_names_with_strings() {
+        assert_eq!(
+            require_expression(&["ReplicatedStorage", "Shared", "Net", "combat", "Client"]),
+            r#"require(game:GetService("ReplicatedStorage").Shared.Net.combat.Client)"#
+        );
+        assert_eq!(
+            require_expression(&["ServerStorage", "my shop", "end", "Server"]),
+            r#"require(game:GetService("ServerStorage")["my shop"]["end"].Server)"#
+        );
+    }
+
+    #[test]
     fn keys_quote_reserved_and_odd_names() {
         assert_eq!(table_key("health"), "health");
         assert_eq!(table_key("end"), "[\"end\"]");
