@@ -97,21 +97,12 @@ pub struct GeneratedFile {
 /// With `targets.typescript` or the schema's `Typescript` option, a `.d.ts` follows
 /// each Luau output (`typescript::*_declarations`).
 pub fn generate(schema: &Schema, targets: &Targets) -> Vec<GeneratedFile> {
-    let mut files = server_and_client(schema);
     let requires = &targets.requires;
-    for (file, require) in files.iter_mut().zip([&requires.server, &requires.client]) {
-        if let Some(require) = require {
-            file.contents = luau::banner::with_require(&file.contents, require);
-        }
-    }
+    let mut files = server_and_client(schema, requires);
     if targets.types {
-        let mut contents = luau::types_module::generate(schema);
-        if let Some(require) = &requires.types {
-            contents = luau::banner::with_require(&contents, require);
-        }
         files.push(GeneratedFile {
             kind: OutputKind::Types,
-            contents,
+            contents: luau::types_module::generate(schema, requires.types.as_deref()),
         });
     }
     if targets.typescript || schema.options.typescript {
@@ -134,15 +125,15 @@ pub fn generate(schema: &Schema, targets: &Targets) -> Vec<GeneratedFile> {
 }
 
 /// The Server and Client modules, every schema's two outputs.
-pub fn server_and_client(schema: &Schema) -> Vec<GeneratedFile> {
+pub fn server_and_client(schema: &Schema, requires: &RequirePaths) -> Vec<GeneratedFile> {
     vec![
         GeneratedFile {
             kind: OutputKind::Server,
-            contents: luau::server::generate(schema),
+            contents: luau::server::generate(schema, requires.server.as_deref()),
         },
         GeneratedFile {
             kind: OutputKind::Client,
-            contents: luau::client::generate(schema),
+            contents: luau::client::generate(schema, requires.client.as_deref()),
         },
     ]
 }

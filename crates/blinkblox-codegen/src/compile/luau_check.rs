@@ -13,7 +13,7 @@ use blinkblox_schema::model::{Payload, Schema, Type, TypeKind};
 use blinkblox_schema::source::{FileId, Span};
 use blinkblox_schema::wire::resolve;
 
-use crate::generate::{GeneratedFile, OutputKind, server_and_client};
+use crate::generate::{GeneratedFile, OutputKind, RequirePaths, server_and_client};
 use crate::luau::markers::{MARKER_ROLES, describe};
 
 /// Where in a module a failure lies.
@@ -63,7 +63,7 @@ pub(crate) fn check_schema(schema: &Schema) -> Option<Diagnostic> {
     if !needs_check(schema) {
         return None;
     }
-    first_failure(&server_and_client(schema)).map(|failure| diagnostic(&failure, schema))
+    first_failure(&server_and_client(schema, &RequirePaths::default())).map(|failure| diagnostic(&failure, schema))
 }
 
 /// Whether any declaration's `Data` or `Return`, or an exported type (its reader and

@@ -13,8 +13,10 @@ use super::runtime::CLIENT;
 use super::streams::emit_streams;
 use super::types::payload_types;
 
-pub fn generate(schema: &Schema) -> String {
+/// `require` is how game code requires the module, written in its header when known.
+pub fn generate<'a>(schema: &'a Schema, require: Option<&'a str>) -> String {
     let mut mg = ModuleGen::new(schema, Side::Client);
+    mg.require = require;
     let mut body = CodeBuilder::new();
     emit_libraries(&mut body, schema);
     mg.emit_exports(&mut body);

@@ -39,6 +39,8 @@ pub struct ModuleGen<'a> {
     functions_in_table: bool,
     /// `FIXED_RECORD_BYTES` on the client (`record_size::largest_fixed_record`); 0 on the server.
     pub fixed_record_bytes: u32,
+    /// How game code requires the module, for its header, when the place is known.
+    pub require: Option<&'a str>,
 }
 
 /// Past this many declarations, the per-declaration functions are fields of one table.
@@ -63,6 +65,7 @@ impl<'a> ModuleGen<'a> {
                 Side::Client => largest_fixed_record(schema),
                 Side::Server => 0,
             },
+            require: None,
         }
     }
 
@@ -174,7 +177,7 @@ impl<'a> ModuleGen<'a> {
             |name: &str| words.contains(name) || parts.iter().any(|part| runtime::part_words(part).contains(name));
         let runtime_bytes: usize = parts.iter().map(|part| part.text.len()).sum();
         let mut out = CodeBuilder::with_capacity(tables.len() + body.len() + tail.len() + runtime_bytes + 4096);
-        header(&mut out, what);
+        header(&mut out, what, self.require);
         let mut services = false;
         for service in ["ReplicatedStorage", "RunService", "Players"] {
             if used(service) {

@@ -15,8 +15,10 @@ use super::runtime::SERVER;
 use super::streams::emit_streams;
 use super::types::payload_types;
 
-pub fn generate(schema: &Schema) -> String {
+/// `require` is how game code requires the module, written in its header when known.
+pub fn generate<'a>(schema: &'a Schema, require: Option<&'a str>) -> String {
     let mut mg = ModuleGen::new(schema, Side::Server);
+    mg.require = require;
     let mut body = CodeBuilder::new();
     mg.emit_exports(&mut body);
     let responders: Vec<String> = schema

@@ -170,8 +170,8 @@ mod tests {
         let output = check_source("streams.blink", text);
         let schema = output.schema.expect("schema checks");
         (
-            super::super::server::generate(&schema),
-            super::super::client::generate(&schema),
+            super::super::server::generate(&schema, None),
+            super::super::client::generate(&schema, None),
         )
     }
 
