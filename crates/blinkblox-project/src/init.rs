@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use crate::ProjectError;
 use crate::manifest::MANIFEST_NAME;
 use crate::paths;
+use crate::project::module_require;
 use crate::rojo::{self, Mapping, RojoProject};
 use crate::writer;
-use blinkblox_codegen::require_expression;
 
 pub const EXAMPLE_SCHEMA: &str = "net/example.blink";
 
@@ -81,13 +81,8 @@ pub fn init(dir: &Path) -> Result<Initialized, ProjectError> {
                 instance.join("."),
             )
         });
-    let example = |instance: &[String], module: &str| {
-        let mut names: Vec<&str> = instance.iter().map(String::as_str).collect();
-        names.extend(["example", module]);
-        require_expression(&names)
-    };
-    let server_require = example(server_instance.as_deref().unwrap_or(&instance), "Server");
-    let client_require = example(&instance, "Client");
+    let server_require = module_require(server_instance.as_deref().unwrap_or(&instance), "example", "Server");
+    let client_require = module_require(&instance, "example", "Client");
     let instance = instance.join(".");
 
     let manifest = manifest_text(&output, &instance, server.as_ref(), &project_name);

@@ -71,6 +71,16 @@ pub enum OutputLocation {
     Instance(String),
 }
 
+impl OutputLocation {
+    /// The manifest key that names it: `path`/`instance`, after `prefix` (`server_`).
+    pub fn key(&self, prefix: &str) -> String {
+        match self {
+            OutputLocation::Path(_) => format!("{prefix}path"),
+            OutputLocation::Instance(_) => format!("{prefix}instance"),
+        }
+    }
+}
+
 /// One `[options]` entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ManifestOption {

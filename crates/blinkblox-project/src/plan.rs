@@ -14,6 +14,9 @@ use blinkblox_codegen::OutputKind;
 pub struct OutputFile {
     pub path: PathBuf,
     pub contents: String,
+    /// Its schema's folder under the output (`ui/hud`): where a package holds it, wherever
+    /// the project places its Server modules.
+    pub schema_folder: String,
 }
 
 /// What a sync will do on disk.

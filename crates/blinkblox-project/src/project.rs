@@ -125,20 +125,12 @@ impl Project {
             Some(path) => Some(RojoProject::load(&path)?),
             None => None,
         };
-        let client_key = match manifest.output.location {
-            OutputLocation::Path(_) => "path",
-            OutputLocation::Instance(_) => "instance",
-        };
         let output_dir = resolve_location(&manifest, rojo.as_ref(), &manifest.output.location, "")?;
-        check_output_folder(&manifest, &output_dir, client_key)?;
+        check_output_folder(&manifest, &output_dir, &manifest.output.location.key(""))?;
         let server_dir = match &manifest.output.server {
             Some(location) => {
                 let dir = resolve_location(&manifest, rojo.as_ref(), location, "server_")?;
-                let key = match location {
-                    OutputLocation::Path(_) => "server_path",
-                    OutputLocation::Instance(_) => "server_instance",
-                };
-                check_output_folder(&manifest, &dir, key)?;
+                check_output_folder(&manifest, &dir, &location.key("server_"))?;
                 dir
             }
             None => output_dir.clone(),
@@ -147,7 +139,11 @@ impl Project {
         let (mut client_instance, mut server_instance) = (None, None);
         if let Some(project) = &rojo {
             client_instance = project.instance_names_of(&output_dir)?;
-            server_instance = project.instance_names_of(&server_dir)?;
+            server_instance = if server_dir == output_dir {
+                client_instance.clone()
+            } else {
+                project.instance_names_of(&server_dir)?
+            };
         }
         // The same schemas, with the same folders, that `check` and the editor see.
         let discovered = ProjectSchemas::discover(manifest, manifest_name)?;
@@ -197,26 +193,12 @@ impl Project {
         }
     }
 
-    /// A generated file's path relative to the folder its kind goes to
-    /// (`combat/Server.luau`), by its name: how a package lays the modules out.
-    pub(crate) fn module_rel(&self, path: &Path) -> Option<PathBuf> {
-        let name = path.file_name()?.to_str()?;
-        let server = OutputKind::ALL
-            .iter()
-            .any(|kind| is_server_kind(*kind) && kind.file_name() == name);
-        let base = if server { &self.server_dir } else { &self.output_dir };
-        paths::relative_to(path, base)
-    }
-
     /// How game code requires each of a schema's modules, where Rojo places them.
     pub fn requires_of(&self, schema: &SchemaEntry) -> RequirePaths {
         let expression = |instance: &Option<Vec<String>>, module: &str| {
-            instance.as_ref().map(|instance| {
-                let mut names: Vec<&str> = instance.iter().map(String::as_str).collect();
-                names.extend(schema.out_rel.split('/').filter(|name| !name.is_empty()));
-                names.push(module);
-                require_expression(&names)
-            })
+            instance
+                .as_ref()
+                .map(|instance| module_require(instance, &schema.out_rel, module))
         };
         RequirePaths {
             server: expression(&self.server_instance, "Server"),
@@ -228,6 +210,11 @@ impl Project {
     /// Whether the Server modules have a folder of their own.
     pub fn server_apart(&self) -> bool {
         self.server_dir != self.output_dir
+    }
+
+    /// The Server modules' folder as the lockfile records it: only when it is their own.
+    pub(crate) fn server_output_rel(&self) -> Option<String> {
+        self.server_apart().then(|| self.rel(&self.server_dir))
     }
 
     /// The project file, recorded in the lockfile when the output went through it.
@@ -245,6 +232,15 @@ impl Project {
             _ => None,
         }
     }
+}
+
+/// The `require(...)` of `module` (`Client`) of the schema whose folder is `out_rel`
+/// (`ui/hud`) under the output folder that becomes `instance`.
+pub(crate) fn module_require(instance: &[String], out_rel: &str, module: &str) -> String {
+    let mut names: Vec<&str> = instance.iter().map(String::as_str).collect();
+    names.extend(out_rel.split('/').filter(|name| !name.is_empty()));
+    names.push(module);
+    require_expression(&names)
 }
 
 /// The Server module and its declarations: what stays on the server.

@@ -299,7 +299,7 @@ pub fn is_up_to_date(project: &Project, lock: &Lockfile) -> bool {
         || lock.manifest != lockfile::content_hash(project.manifest.text.as_bytes())
         || lock.rojo_project != project.locked_project_file()
         || lock.output != project.rel(&project.output_dir)
-        || lock.server_output != project.server_apart().then(|| project.rel(&project.server_dir))
+        || lock.server_output != project.server_output_rel()
         || lock.schemas.len() != project.schemas.len()
     {
         return false;
@@ -437,6 +437,7 @@ fn build(
         files.push(OutputFile {
             path,
             contents: generated.contents,
+            schema_folder: entry.out_rel.clone(),
         });
     }
     let hash_of = |path: &Path| {
@@ -481,19 +482,16 @@ fn build_lockfile(project: &Project, compiled: Vec<Compiled>) -> Result<(Lockfil
         schemas.push(locked);
         files.extend(outputs);
     }
-    let package =
-        crate::wally::record_for_sync(&project.manifest, &files, |path| project.module_rel(path))?.map(|record| {
-            LockedPackage {
-                name: record.name,
-                version: record.version,
-                sha256: record.sha256,
-            }
-        });
+    let package = crate::wally::record_for_sync(&project.manifest, &files)?.map(|record| LockedPackage {
+        name: record.name,
+        version: record.version,
+        sha256: record.sha256,
+    });
     let lock = Lockfile {
         compiler: lockfile::compiler_version(),
         manifest: lockfile::content_hash(project.manifest.text.as_bytes()),
         output: project.rel(&project.output_dir),
-        server_output: project.server_apart().then(|| project.rel(&project.server_dir)),
+        server_output: project.server_output_rel(),
         rojo_project: project.locked_project_file(),
         package,
         schemas,

@@ -2,13 +2,12 @@
 //! the lockfile keeps of the package its modules make (so `--locked` notices a change).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use blinkblox_package::{PackageSpec, SchemaModules, build};
 
+use crate::ProjectError;
 use crate::manifest::{self, Manifest};
 use crate::plan::OutputFile;
-use crate::{ProjectError, paths};
 
 /// Reads and checks `manifest`'s `[package]` table.
 pub fn spec_of(manifest: &Manifest) -> Result<PackageSpec, ProjectError> {
@@ -39,27 +38,19 @@ pub struct PackageRecord {
     pub sha256: String,
 }
 
-/// The package record for a sync that generated `files`, `module_rel` giving each file's
-/// path inside the package (`combat/Server.luau`): a package holds each schema's modules in
-/// one folder, wherever the project places its Server modules.
-pub fn record_for_sync(
-    manifest: &Manifest,
-    files: &[OutputFile],
-    module_rel: impl Fn(&Path) -> Option<PathBuf>,
-) -> Result<Option<PackageRecord>, ProjectError> {
+/// The package record for a sync that generated `files`: a package holds each schema's
+/// modules in its schema's folder, wherever the project places its Server modules.
+pub fn record_for_sync(manifest: &Manifest, files: &[OutputFile]) -> Result<Option<PackageRecord>, ProjectError> {
     if manifest.package.is_none() {
         return Ok(None);
     }
     let spec = spec_of(manifest)?;
     let mut by_folder: BTreeMap<String, SchemaModules> = BTreeMap::new();
     for file in files {
-        let Some(rel) = module_rel(&file.path) else {
+        let Some(name) = file.path.file_name().and_then(|name| name.to_str()) else {
             continue;
         };
-        let rel = paths::slash(&rel);
-        let Some((folder, name)) = rel.rsplit_once('/') else {
-            continue;
-        };
+        let folder = file.schema_folder.as_str();
         by_folder
             .entry(folder.to_string())
             .or_insert_with(|| SchemaModules {
@@ -94,6 +85,7 @@ pub(crate) fn package_error(spec: &PackageSpec, message: String) -> ProjectError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn manifest(package: &str) -> Manifest {
         let text = format!("[schemas]\ninclude = [\"net/*.blink\"]\n[output]\npath = \"out\"\n{package}");
@@ -111,21 +103,16 @@ mod tests {
         .map(|rel| OutputFile {
             path: Path::new("/p").join(rel),
             contents: format!("-- {rel}\nreturn {{}}\n"),
+            // Server modules in `/p/server`, the rest in `/p/out`, as a project placing them apart.
+            schema_folder: rel.split('/').nth(1).expect("a schema folder").to_string(),
         })
         .collect()
-    }
-
-    /// Server modules in `/p/server`, the rest in `/p/out`, as a project placing them apart.
-    fn module_rel(path: &Path) -> Option<PathBuf> {
-        ["/p/server", "/p/out"]
-            .iter()
-            .find_map(|base| path.strip_prefix(base).ok().map(Path::to_path_buf))
     }
 
     #[test]
     fn the_sync_record_is_the_hash_of_the_zip_package_writes() {
         let with = manifest("[package]\nname = \"studio/net\"\nversion = \"1.0.0\"\n");
-        let record = record_for_sync(&with, &outputs(), module_rel)
+        let record = record_for_sync(&with, &outputs())
             .expect("record")
             .expect("a [package] table");
         assert_eq!((record.name.as_str(), record.version.as_str()), ("studio/net", "1.0.0"));
@@ -155,12 +142,9 @@ mod tests {
         assert_eq!(record.sha256, built.zip_sha256());
         assert_eq!(record.sha256.len(), 64);
 
-        assert_eq!(
-            record_for_sync(&manifest(""), &outputs(), module_rel).expect("ok"),
-            None
-        );
+        assert_eq!(record_for_sync(&manifest(""), &outputs()).expect("ok"), None);
         let bad = manifest("[package]\nname = \"Studio/net\"\nversion = \"1.0.0\"\n");
-        let err = record_for_sync(&bad, &outputs(), module_rel).unwrap_err();
+        let err = record_for_sync(&bad, &outputs()).unwrap_err();
         assert!(err.message.starts_with("blinkblox.toml:6: [package] name"), "{err}");
     }
 }

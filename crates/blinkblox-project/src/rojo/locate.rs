@@ -35,11 +35,13 @@ impl RojoProject {
     /// The instance path (`ReplicatedStorage.Shared.Net`) a folder becomes, when the folder
     /// lies inside a mapped `$path`. `None` when Rojo would not see it. Of several mapped
     /// folders holding it, the deepest decides (the last listed, of equally deep ones).
+    #[cfg(test)]
     pub fn instance_path_of(&self, dir: &Path) -> Result<Option<String>, ProjectError> {
         Ok(self.instance_names_of(dir)?.map(|instance| instance.join(".")))
     }
 
-    /// [`RojoProject::instance_path_of`] as names, one an instance (a name may hold a dot).
+    /// The instance a folder becomes, as names, one an instance (a name may hold a dot);
+    /// `None` when Rojo would not see the folder.
     pub fn instance_names_of(&self, dir: &Path) -> Result<Option<Vec<String>>, ProjectError> {
         let dir = paths::normalize(dir);
         let mut walk = Walk::default();
