@@ -46,6 +46,17 @@ pub struct BenchRequest {
     pub command: String,
 }
 
+impl BenchRequest {
+    /// The tools `--tools` names, trimmed, empty names left out.
+    fn tool_names(&self) -> Vec<String> {
+        self.tools
+            .iter()
+            .map(|name| name.trim().to_string())
+            .filter(|name| !name.is_empty())
+            .collect()
+    }
+}
+
 /// The download settings a command line was given; `None` takes the environment's
 /// (`BLINKBLOX_BENCH_TIMEOUT`, `_DEADLINE`, `_RETRIES`), then the defaults.
 #[derive(Debug, Clone, Copy, Default)]
@@ -170,12 +181,13 @@ pub fn run(args: &BenchRequest) -> Result<bool, BenchError> {
             || args.interpreted
             || args.local);
     let wants_download = args.download || args.update;
+    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
     if wants_download && wants_run {
         // Checked before downloading so that nothing is fetched for a run that cannot happen.
-        check_harness(&find_bench_dir(args.bench_dir.as_deref())?)?;
+        check_harness(&bench_dir)?;
     }
     if wants_download {
-        if !download(args)? {
+        if !download(args, &bench_dir)? {
             return Ok(false);
         }
         if !wants_run && !wants_place {
@@ -183,7 +195,7 @@ pub fn run(args: &BenchRequest) -> Result<bool, BenchError> {
         }
     }
     if wants_place {
-        place(args)?;
+        place(args, &bench_dir)?;
         if probe_only && !args.studio {
             progress::step(
                 "Note",
@@ -195,16 +207,15 @@ pub fn run(args: &BenchRequest) -> Result<bool, BenchError> {
             return Ok(true);
         }
     }
-    run_benchmarks(args)
+    run_benchmarks(args, bench_dir)
 }
 
 /// `--place` / `--studio`: build the place, and run it when asked.
-fn place(args: &BenchRequest) -> Result<(), BenchError> {
-    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
-    check_harness(&bench_dir)?;
+fn place(args: &BenchRequest, bench_dir: &Path) -> Result<(), BenchError> {
+    check_harness(bench_dir)?;
     let place = args.place.clone().unwrap_or_else(|| bench_dir.join("Benchmark.rbxl"));
     let context = Context {
-        bench_dir: &bench_dir,
+        bench_dir,
         sources: &args.sources,
         local: args.local,
     };
@@ -224,8 +235,7 @@ fn place(args: &BenchRequest) -> Result<(), BenchError> {
     Ok(())
 }
 
-fn run_benchmarks(args: &BenchRequest) -> Result<bool, BenchError> {
-    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
+fn run_benchmarks(args: &BenchRequest, bench_dir: PathBuf) -> Result<bool, BenchError> {
     check_harness(&bench_dir)?;
     let modes = if args.native {
         vec![Mode::Native]
@@ -237,12 +247,7 @@ fn run_benchmarks(args: &BenchRequest) -> Result<bool, BenchError> {
     let options = SuiteOptions {
         bench_dir,
         names: args.names.clone(),
-        tools: args
-            .tools
-            .iter()
-            .map(|name| name.trim().to_string())
-            .filter(|name| !name.is_empty())
-            .collect(),
+        tools: args.tool_names(),
         pace: Pace {
             frames: args.frames.unwrap_or(DEFAULT_FRAMES),
             row_budget: args.row_seconds.unwrap_or(ROW_BUDGET),
@@ -279,21 +284,15 @@ fn run_benchmarks(args: &BenchRequest) -> Result<bool, BenchError> {
     Ok(outcome.failed_rows == 0)
 }
 
-fn download(args: &BenchRequest) -> Result<bool, BenchError> {
-    let bench_dir = find_bench_dir(args.bench_dir.as_deref())?;
+fn download(args: &BenchRequest, bench_dir: &Path) -> Result<bool, BenchError> {
     let options = DownloadOptions {
         update: args.update,
-        only: args
-            .tools
-            .iter()
-            .map(|name| name.trim().to_string())
-            .filter(|n| !n.is_empty())
-            .collect(),
+        only: args.tool_names(),
         sources: args.sources.clone(),
-        endpoints: endpoints(args)?,
+        endpoints: Endpoints::from_flags(args.registry_url.as_deref(), args.github_url.as_deref())?,
         http: http_options(args.http)?,
     };
-    let report = install::download(&bench_dir, &options)?;
+    let report = install::download(bench_dir, &options)?;
     let (mut downloaded, mut verified, mut local) = (0, 0, 0);
     for done in &report.done {
         match done.outcome {
@@ -315,8 +314,4 @@ fn download(args: &BenchRequest) -> Result<bool, BenchError> {
         ),
     );
     Ok(report.failures.is_empty())
-}
-
-fn endpoints(args: &BenchRequest) -> Result<Endpoints, BenchError> {
-    Endpoints::from_flags(args.registry_url.as_deref(), args.github_url.as_deref())
 }
