@@ -76,9 +76,9 @@ impl ProjectSchemas {
         files.into_iter().collect()
     }
 
-    /// The schemas' paths, normalised.
+    /// The schemas' paths (normalised when they were found).
     pub fn paths(&self) -> Vec<PathBuf> {
-        self.schemas.iter().map(|entry| paths::normalize(&entry.path)).collect()
+        self.schemas.iter().map(|entry| entry.path.clone()).collect()
     }
 
     /// The folder under the output of the schema at `path`; a file the manifest does not
@@ -88,7 +88,7 @@ impl ProjectSchemas {
         let path = paths::normalize(path);
         self.schemas
             .iter()
-            .find(|entry| paths::normalize(&entry.path) == path)
+            .find(|entry| entry.path == path)
             .map(|entry| entry.out_rel.clone())
             .unwrap_or_else(|| {
                 path.file_stem()
@@ -102,13 +102,13 @@ impl ProjectSchemas {
         settings_for(&self.manifest, &self.manifest_name, &self.out_rel_of(path))
     }
 
-    /// Compiles the schema at `path` (producing `outputs`) as sync compiles it.
-    pub fn compile(&self, path: &Path, outputs: Outputs) -> Result<Compiled, ProjectError> {
+    /// Compiles one of the manifest's schemas (producing `outputs`) as sync compiles it.
+    pub fn compile(&self, entry: &SchemaEntry, outputs: Outputs) -> Result<Compiled, ProjectError> {
         compile_schema(
-            path,
+            &entry.path,
             &self.manifest,
             &self.manifest_name,
-            &self.out_rel_of(path),
+            &entry.out_rel,
             outputs,
         )
     }

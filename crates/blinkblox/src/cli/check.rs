@@ -83,8 +83,12 @@ pub fn run(args: CheckArgs, out: &Output) -> ExitCode {
     // A file imported by several schemas is checked with each; report its problems once.
     let mut reported: HashSet<(String, u32, &'static str, String)> = HashSet::new();
     for (index, file) in files.iter().enumerate() {
-        let compiled = match manifest.as_ref().filter(|listed| index < listed.schemas.len()) {
-            Some(listed) => match listed.compile(file, Outputs::Check) {
+        // With a manifest, `files` are its schemas, in its order.
+        let listed = manifest
+            .as_ref()
+            .and_then(|listed| Some((listed, listed.schemas.get(index)?)));
+        let compiled = match listed {
+            Some((listed, entry)) => match listed.compile(entry, Outputs::Check) {
                 Ok(compiled) => compiled,
                 // A bad option default: the same for every schema, so said once.
                 Err(err) => {
