@@ -29,12 +29,17 @@ fn temp_path_for(path: &Path) -> PathBuf {
 
 const TEMP_SUFFIX: &str = ".tmp";
 
-/// The process a file name says wrote it, when it is one of our temporary files:
-/// `.<name>.blinkblox-<pid>.tmp`.
-fn temp_file_owner(name: &str) -> Option<u32> {
+/// What the name of one of our temporary files, `.<name>.blinkblox-<pid>.tmp`, says: the
+/// file it stands for and the process that wrote it.
+fn parse_temp_name(name: &str) -> Option<(&str, u32)> {
     let inner = name.strip_prefix('.')?.strip_suffix(TEMP_SUFFIX)?;
-    let (_, pid) = inner.rsplit_once(".blinkblox-")?;
-    pid.parse().ok()
+    let (target, pid) = inner.rsplit_once(".blinkblox-")?;
+    Some((target, pid.parse().ok()?))
+}
+
+/// The process a file name says wrote it, when it is one of our temporary files.
+fn temp_file_owner(name: &str) -> Option<u32> {
+    parse_temp_name(name).map(|(_, pid)| pid)
 }
 
 /// Whether process `pid` may still be writing. On Linux, whether it runs; elsewhere, a
@@ -149,9 +154,8 @@ pub fn remove_stale_temp_files_of(files: &[PathBuf]) -> Vec<(PathBuf, io::Result
 }
 
 /// The file a temporary file of ours stands for: `x.blink` for `.x.blink.blinkblox-7.tmp`.
-fn temp_target_name(name: &str) -> Option<&str> {
-    let inner = name.strip_prefix('.')?.strip_suffix(TEMP_SUFFIX)?;
-    inner.rsplit_once(".blinkblox-").map(|(target, _)| target)
+pub fn temp_target_name(name: &str) -> Option<&str> {
+    parse_temp_name(name).map(|(target, _)| target)
 }
 
 /// Writes `contents` to `path` atomically, creating parent folders.

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use crate::lockfile::{LOCKFILE_NAME, Lockfile};
 use crate::project::Project;
 use crate::writer;
+use blinkblox_fs::write::temp_target_name;
 
 /// The stale temporary files of the project.
 pub(crate) fn stale_temp_files(project: &Project) -> Vec<PathBuf> {
@@ -45,12 +46,11 @@ pub(crate) fn remove_stale(project: &Project, stale: &[PathBuf]) -> Vec<String> 
 /// The outputs (path → hash) the staged lockfiles among `stale` record: what a stopped sync
 /// had written, or was about to. A staged lockfile that does not parse records nothing.
 pub(crate) fn interrupted_outputs(stale: &[PathBuf]) -> BTreeMap<String, String> {
-    let staged_lock = format!(".{LOCKFILE_NAME}.blinkblox-");
     stale
         .iter()
         .filter(|path| {
             path.file_name()
-                .is_some_and(|name| name.to_string_lossy().starts_with(&staged_lock))
+                .is_some_and(|name| temp_target_name(&name.to_string_lossy()) == Some(LOCKFILE_NAME))
         })
         .filter_map(|path| Lockfile::read(path).ok().flatten())
         .flat_map(|lock| {

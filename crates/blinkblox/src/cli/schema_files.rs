@@ -5,13 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::output::Output;
+use blinkblox_project::paths::PACKAGE_FOLDERS;
 
-/// Folders of other people's code: Wally's and pesde's installed packages and npm's. A
-/// bare `fmt` must not rewrite them, nor `check` report on them; name one to include it.
-const DEPENDENCY_FOLDERS: [&str; 8] = [
-    "Packages",
-    "ServerPackages",
-    "DevPackages",
+/// Folders of other people's code besides Wally's (`PACKAGE_FOLDERS`): pesde's installed
+/// packages and npm's. A bare `fmt` must not rewrite them, nor `check` report on them;
+/// name one to include it.
+const OTHER_DEPENDENCY_FOLDERS: [&str; 5] = [
     "roblox_packages",
     "roblox_server_packages",
     "lune_packages",
@@ -19,8 +18,13 @@ const DEPENDENCY_FOLDERS: [&str; 8] = [
     "node_modules",
 ];
 
+/// Whether a folder named `name` holds other people's code.
+fn is_dependency_folder(name: &str) -> bool {
+    PACKAGE_FOLDERS.contains(&name) || OTHER_DEPENDENCY_FOLDERS.contains(&name)
+}
+
 /// Every `*.blink` file under `root`, sorted. Skipped: hidden folders, dependency folders
-/// ([`DEPENDENCY_FOLDERS`]), and what the `.gitignore` and `.ignore` files on the way
+/// ([`is_dependency_folder`]), and what the `.gitignore` and `.ignore` files on the way
 /// ignore (also outside a git repository). A folder that cannot be read is a warning on
 /// stderr, so "no problems" never hides skipped schemas. A link named `*.blink` is taken
 /// when it leads to a file inside `root`, and is a warning otherwise; links to folders are
@@ -34,10 +38,7 @@ pub fn find(root: &Path, out: &Output) -> Vec<PathBuf> {
         .filter_entry(|entry| {
             entry.depth() == 0
                 || !(entry.file_type().is_some_and(|kind| kind.is_dir())
-                    && entry
-                        .file_name()
-                        .to_str()
-                        .is_some_and(|name| DEPENDENCY_FOLDERS.contains(&name)))
+                    && entry.file_name().to_str().is_some_and(is_dependency_folder))
         })
         .build();
     let mut files = Vec::new();
