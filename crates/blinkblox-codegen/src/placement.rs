@@ -65,12 +65,13 @@ pub fn destinations(file: &Path, options: &Options) -> Result<Vec<(OutputKind, P
             .collect();
         destinations.extend(declarations);
     }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let keys: Vec<String> = destinations.iter().map(|(_, path)| file_key(&cwd, path)).collect();
     for (position, (kind, path)) in destinations.iter().enumerate() {
-        if let Some((other, other_path)) = destinations[..position]
-            .iter()
-            .find(|(_, earlier)| file_key(earlier, true) == file_key(path, true))
-        {
-            let case_only = file_key(other_path, false) != file_key(path, false);
+        let folded = keys[position].to_lowercase();
+        if let Some(earlier) = keys[..position].iter().position(|key| key.to_lowercase() == folded) {
+            let (other, other_path) = &destinations[earlier];
+            let case_only = keys[earlier] != keys[position];
             return Err(UserError::new(format!(
                 "the {} and the {} module would both be written to `{}`{}",
                 other.describe(),
@@ -104,13 +105,11 @@ fn names_no_file(value: &str) -> bool {
         )
 }
 
-/// An output path made absolute with `..` folded in, and with letters folded to one case
-/// when `fold_case`: paths that differ only in case are one file on Windows and macOS,
-/// where the same schema is often compiled, so they count as a collision too.
-fn file_key(path: &Path, fold_case: bool) -> String {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let key = blinkblox_fs::path::slash(&blinkblox_fs::path::normalize(&cwd.join(path)));
-    if fold_case { key.to_lowercase() } else { key }
+/// An output path made absolute (from `cwd`) with `..` folded in. Keys that differ only in
+/// case are one file on Windows and macOS, where the same schema is often compiled, so
+/// they count as a collision too.
+fn file_key(cwd: &Path, path: &Path) -> String {
+    blinkblox_fs::path::slash(&blinkblox_fs::path::normalize(&cwd.join(path)))
 }
 
 /// An output option's path, relative to the schema's folder, with `.luau` appended

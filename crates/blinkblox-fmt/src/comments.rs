@@ -6,6 +6,7 @@
 
 use blinkblox_schema::diagnostics::Diagnostic;
 use blinkblox_schema::lexer::{Lexer, TokenKind};
+use blinkblox_schema::scan::{self, CommentScan};
 use blinkblox_schema::source::FileId;
 
 /// One `-- line` or `--[[ block ]]` comment.
@@ -42,13 +43,15 @@ fn scan_gap(text: &str, start: usize, end: usize, out: &mut Vec<Comment>) {
     let bytes = text.as_bytes();
     let mut i = start;
     while i < end {
-        if bytes[i] == b'-' && bytes.get(i + 1) == Some(&b'-') {
-            let comment_end = match long_bracket_close(text, i + 2) {
-                Some(close) => close.min(end),
-                None => text[i..end].find('\n').map_or(end, |n| i + n),
+        if scan::starts_comment(bytes, i) {
+            // A block comment never closed is read to its line's end, as a line comment.
+            let (comment_end, is_block) = match scan::comment(text, i) {
+                CommentScan::Block(close) => (close.min(end), true),
+                CommentScan::Line(_) | CommentScan::OpenBlock { .. } => {
+                    (text[i..end].find('\n').map_or(end, |n| i + n), false)
+                }
             };
             let raw = &text[i..comment_end];
-            let is_block = long_bracket_close(text, i + 2).is_some();
             let shown = if is_block { raw } else { raw.trim_end() };
             out.push(Comment {
                 start: i as u32,
@@ -60,26 +63,6 @@ fn scan_gap(text: &str, start: usize, end: usize, out: &mut Vec<Comment>) {
             i += 1;
         }
     }
-}
-
-/// After `--` at `at`: the end of the block comment opened there by `[[` or `[==[`.
-fn long_bracket_close(text: &str, at: usize) -> Option<usize> {
-    let bytes = text.as_bytes();
-    if bytes.get(at) != Some(&b'[') {
-        return None;
-    }
-    let mut level = 0;
-    while bytes.get(at + 1 + level) == Some(&b'=') {
-        level += 1;
-    }
-    if bytes.get(at + 1 + level) != Some(&b'[') {
-        return None;
-    }
-    let open_end = at + level + 2;
-    let close = format!("]{}]", "=".repeat(level));
-    text.get(open_end..)?
-        .find(&close)
-        .map(|offset| open_end + offset + close.len())
 }
 
 #[cfg(test)]

@@ -2,14 +2,9 @@
 //! docs/generated-modules.md describes them.
 
 use blinkblox_codegen::Members;
+// `Combat.Hit`: how a declaration is reached from a module.
 use blinkblox_schema::model::{CallMode, Casing, EventDecl, FunctionDecl, Payload, Side, StreamDecl, YieldMode};
-
-/// `Combat.Hit`: how the declaration is reached from a module.
-fn path(scope: &[String], name: &str) -> String {
-    let mut parts = scope.to_vec();
-    parts.push(name.to_string());
-    parts.join(".")
-}
+use blinkblox_schema::print::dotted_name as path;
 
 /// The Luau parameters of a payload: `value`, or `value1, value2` for a type pack.
 fn parameters(payload: &Payload) -> Vec<String> {

@@ -13,6 +13,4 @@ pub fn marker(scope: &[String], name: &str, role: Option<&str>) -> String {
 }
 
 /// A declaration's full name, its scopes first: `Combat.Weapons.Equip`.
-pub fn describe(scope: &[String], name: &str) -> String {
-    blinkblox_schema::print::dotted_name(scope, name)
-}
+pub use blinkblox_schema::print::dotted_name as describe;

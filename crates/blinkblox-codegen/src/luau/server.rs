@@ -10,7 +10,7 @@ use super::markers::{describe, marker};
 use super::module::ModuleGen;
 use super::naming::string_literal;
 use super::payload::{payload_params, typed_params};
-use super::remotes::{emit_scope_guard, remote_names};
+use super::remotes::{emit_scope_guard, remote_names, server_broadcasts};
 use super::runtime::SERVER;
 use super::streams::emit_streams;
 use super::types::payload_types;
@@ -115,9 +115,8 @@ impl Sends {
                 .any(|s| s.from == Side::Server && s.reliability == reliability)
         };
         Sends {
-            reliable: server_events(Reliability::Reliable)
-                || !schema.functions.is_empty()
-                || server_streams(Reliability::Reliable),
+            // The Client listens for broadcasts exactly when this is true of the schema.
+            reliable: server_broadcasts(schema) || !schema.functions.is_empty(),
             skips: server_events(Reliability::Reliable),
             unreliable_batches: (schema.options.batch_unreliable && server_events(Reliability::Unreliable))
                 || server_streams(Reliability::Unreliable),

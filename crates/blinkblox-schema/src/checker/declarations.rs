@@ -12,7 +12,7 @@ use crate::wire;
 
 use super::types::Context;
 use crate::vocabulary::fields::{
-    CALL, Choice, EVENT_FIELDS, FROM, FUNCTION_FIELDS, PER, RELIABILITY, STREAM_FIELDS, YIELD, keys,
+    CALL, Choice, EVENT_FIELDS, FROM, FUNCTION_FIELDS, Field, PER, RELIABILITY, STREAM_FIELDS, YIELD,
 };
 
 /// Declarations a channel can index with two bytes.
@@ -70,7 +70,7 @@ impl<'a> Checker<'a> {
     }
 
     fn check_event(&mut self, event: &'a ast::EventItem, scope: usize, path: ScopePath, sizes: &mut Vec<SizeCheck>) {
-        let fields = self.fields(&event.fields, &keys(EVENT_FIELDS), "event");
+        let fields = self.fields(&event.fields, EVENT_FIELDS, "event");
         let from = self.required(&fields, "From", FROM, &event.name, "event", "From: Server");
         let reliability = self.required(&fields, "Type", RELIABILITY, &event.name, "event", "Type: Reliable");
         let poll = match fields.get("Poll") {
@@ -132,7 +132,7 @@ impl<'a> Checker<'a> {
         path: ScopePath,
         sizes: &mut Vec<SizeCheck>,
     ) {
-        let fields = self.fields(&function.fields, &keys(FUNCTION_FIELDS), "function");
+        let fields = self.fields(&function.fields, FUNCTION_FIELDS, "function");
         let yield_mode = self.required(&fields, "Yield", YIELD, &function.name, "function", "Yield: Coroutine");
         let (data, data_span) = self.payload(fields.get("Data"), scope, &function.name);
         let (returns, _) = self.payload(fields.get("Return"), scope, &function.name);
@@ -216,7 +216,7 @@ impl<'a> Checker<'a> {
     }
 
     fn check_stream(&mut self, stream: &'a ast::StreamItem, scope: usize, path: ScopePath, sizes: &mut Vec<SizeCheck>) {
-        let fields = self.fields(&stream.fields, &keys(STREAM_FIELDS), "stream");
+        let fields = self.fields(&stream.fields, STREAM_FIELDS, "stream");
         let from = self.required(&fields, "From", FROM, &stream.name, "stream", "From: Server");
         let reliability = self.required(&fields, "Type", RELIABILITY, &stream.name, "stream", "Type: Unreliable");
         let per_player = match fields.get("Per") {
@@ -295,20 +295,21 @@ impl<'a> Checker<'a> {
 
     /// Matches field keys (case-insensitively) against `allowed`; reports unknown and
     /// repeated keys.
-    fn fields<'f>(&mut self, fields: &'f [DeclField], allowed: &[&'static str], what: &str) -> Fields<'f> {
+    fn fields<'f>(&mut self, fields: &'f [DeclField], allowed: &'static [Field], what: &str) -> Fields<'f> {
         let mut found: Vec<(&'static str, &'f DeclField)> = Vec::new();
+        let keys = allowed.iter().map(|allowed| allowed.key);
         for field in fields {
-            let Some(&key) = allowed.iter().find(|k| k.eq_ignore_ascii_case(&field.key.text)) else {
+            let Some(key) = keys.clone().find(|k| k.eq_ignore_ascii_case(&field.key.text)) else {
                 let mut diagnostic = Diagnostic::error(
                     codes::UNKNOWN_FIELD,
                     format!("{what}s have no field `{}`", field.key.text),
                     field.key.span,
                     "unknown field",
                 );
-                if let Some(suggestion) = closest(&field.key.text, allowed.iter().copied()) {
+                if let Some(suggestion) = closest(&field.key.text, keys.clone()) {
                     diagnostic = diagnostic.with_did_you_mean(field.key.span, suggestion);
                 }
-                let list: Vec<String> = allowed.iter().map(|k| format!("`{k}`")).collect();
+                let list: Vec<String> = keys.clone().map(|k| format!("`{k}`")).collect();
                 let article = if what.starts_with('e') { "an" } else { "a" };
                 self.report(diagnostic.with_note(format!("{article} {what} has the fields {}", list.join(", "))));
                 continue;

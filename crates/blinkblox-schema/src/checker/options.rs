@@ -93,9 +93,7 @@ impl Checker<'_> {
             return;
         };
         let options: &mut Options = &mut self.options;
-        if let Some(value) = value {
-            (spec.set)(options, value);
-        }
+        (spec.set)(options, value);
         if from_schema && !options.set_in_schema.contains(&canonical) {
             options.set_in_schema.push(canonical);
         }
@@ -107,7 +105,7 @@ impl Checker<'_> {
         kind: OptionKind,
         literal: &ast::Literal,
         from_schema: bool,
-    ) -> Option<Option<OptionSetting>> {
+    ) -> Option<OptionSetting> {
         let value = match (kind, &literal.kind) {
             (OptionKind::Text, LiteralKind::String(text)) => OptionSetting::Text(text.clone()),
             (OptionKind::Flag, LiteralKind::Bool(flag)) => OptionSetting::Flag(*flag),
@@ -136,14 +134,15 @@ impl Checker<'_> {
                     )
                     .with_note("Blink parses it but never used it; remove the line"),
                 );
-                return Some(None);
+                // Its vocabulary entry sets nothing.
+                OptionSetting::Flag(false)
             }
             _ => {
                 self.bad_value(name, kind, literal, from_schema);
                 return None;
             }
         };
-        Some(Some(value))
+        Some(value)
     }
 
     /// A casing written in another case (`camel`): BlinkBlox takes it, Blink stops on it.

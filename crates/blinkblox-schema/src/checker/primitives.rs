@@ -9,10 +9,6 @@ use crate::diagnostics::Diagnostic;
 use crate::model::{LengthRange, NumberKind, NumberRange, Type, TypeKind};
 use crate::source::Span;
 
-pub(super) fn number_kind(name: &str) -> Option<NumberKind> {
-    NumberKind::named(name)
-}
-
 /// Shows a bound without a pointless `.0`.
 fn show(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e16 {
@@ -61,7 +57,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        if let Some(kind) = number_kind(name) {
+        if let Some(kind) = NumberKind::named(name) {
             let range = match argument {
                 None => NumberRange::default(),
                 Some(TypeArgument::Range(range)) => self.number_range(kind, range)?,
@@ -219,7 +215,7 @@ impl Checker<'_> {
             ..
         } = &expr.kind
             && let [name] = path.as_slice()
-            && let Some(kind) = number_kind(&name.text)
+            && let Some(kind) = NumberKind::named(&name.text)
         {
             return Some(kind);
         }

@@ -236,11 +236,6 @@ pub fn fields_of(keyword: &str) -> &'static [Field] {
     }
 }
 
-/// The keys of a block's fields, in order.
-pub fn keys(fields: &'static [Field]) -> Vec<&'static str> {
-    fields.iter().map(|field| field.key).collect()
-}
-
 /// A field by its key, matched as the checker matches keys (ignoring case).
 pub fn field(keyword: &str, key: &str) -> Option<&'static Field> {
     fields_of(keyword)

@@ -86,6 +86,7 @@ impl OptionSpec {
     pub fn default_text(&self) -> String {
         match (self.get)(&Options::default()) {
             Some(state) => state.as_written(),
+            // An option with no effect reads as its Blink default, `false`.
             None => "false".to_string(),
         }
     }

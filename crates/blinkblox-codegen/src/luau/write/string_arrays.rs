@@ -19,7 +19,8 @@ impl Writer<'_> {
         let length = self.b.fresh("Length");
         self.b.line_fmt(format_args!("local {total} = 0"));
         // Room for the longest lengths, taken once and given back after the loop: the
-        // lengths are then written through locals, with no check of the batch's size each.
+        // one-byte lengths (strings under 128 bytes) are then written through locals, with
+        // no check of the batch's size each.
         self.b
             .line_fmt(format_args!("local {cursor} = Allocate({len} * {MAX_LENGTH_BYTES})"));
         self.b.line_fmt(format_args!("local {buffer} = SendBuffer"));
