@@ -3,6 +3,7 @@
 
 use blinkblox_schema::ast::{Range, StructMember, TypeArgument, TypeExpr, TypeExprKind, TypeKeyword, VariantDef};
 use blinkblox_schema::source::Span;
+use blinkblox_schema::vocabulary::keywords;
 
 use crate::printer::{ANGLES, BRACES, Doc, Layout, Printer};
 
@@ -127,13 +128,17 @@ impl<'a> Printer<'a> {
         Doc::text(self.src(variant.name.span)).append(" ").append(body)
     }
 
-    /// The inside of `(…)` or `[…]`: `a..b`, `a..`, `..b` or `n`.
+    /// The inside of `(…)` or `[…]`: `a..b`, `a..`, `..b` or `n`, then any `step s` or `step a/b`.
     fn range(&self, range: &Range) -> String {
         let number = |n: &Option<blinkblox_schema::ast::Number>| n.as_ref().map_or("", |n| self.src(n.span));
-        if range.exact {
+        let bounds = if range.exact {
             number(&range.min).to_string()
         } else {
             format!("{}..{}", number(&range.min), number(&range.max))
+        };
+        match &range.step {
+            None => bounds,
+            Some(step) => format!("{bounds} {} {}", keywords::STEP, step.text()),
         }
     }
 }

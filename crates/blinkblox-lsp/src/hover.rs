@@ -13,6 +13,7 @@ use crate::positions::Encoding;
 use crate::sizes::{Size, breakdown, bytes, size};
 use blinkblox_schema::print::type_text;
 use blinkblox_schema::vocabulary;
+use blinkblox_schema::wire::resolve;
 
 /// Lines of a declaration shown in a hover before it is cut.
 const SHOWN_LINES: usize = 16;
@@ -252,6 +253,16 @@ fn wire_size(schema: &Schema, ty: &Type, out: &mut String) {
     out.push_str(&format!("\n\n**Wire size:** {}", size(schema, ty).describe()));
     for line in breakdown(schema, ty) {
         out.push_str(&format!("\n- {line}"));
+    }
+    if let TypeKind::Quantized(quantized) = &resolve(schema, ty).kind {
+        out.push_str(&format!(
+            "\n\n**Quantized:** {} values from {} to {} in steps of {}; a value arrives at the nearest step, at most {} from what was sent",
+            u64::from(quantized.steps) + 1,
+            quantized.min,
+            quantized.max,
+            quantized.step_text,
+            quantized.step / 2.0
+        ));
     }
 }
 

@@ -19,7 +19,7 @@ pub struct File {
 #[derive(Debug, Clone)]
 pub enum Item {
     Option(OptionItem),
-    Type(TypeItem),
+    Type(Box<TypeItem>),
     Event(EventItem),
     Function(FunctionItem),
     Stream(StreamItem),
@@ -185,7 +185,36 @@ pub struct Range {
     pub max: Option<Number>,
     /// `(n)` / `[n]`: exactly `n`.
     pub exact: bool,
+    /// `(a..b step s)`: a float type quantized to steps of `s` from `a`.
+    pub step: Option<Box<Step>>,
     pub span: Span,
+}
+
+/// The step of a quantized number, `0.5` or `1/64` as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub numerator: Number,
+    /// `64` in `1/64`.
+    pub denominator: Option<Number>,
+    pub span: Span,
+}
+
+impl Step {
+    /// The step's value; a zero denominator gives infinity, which the checker refuses.
+    pub fn value(&self) -> f64 {
+        match &self.denominator {
+            Some(denominator) => self.numerator.value / denominator.value,
+            None => self.numerator.value,
+        }
+    }
+
+    /// The step as written, `1/64`.
+    pub fn text(&self) -> String {
+        match &self.denominator {
+            Some(denominator) => format!("{}/{}", self.numerator.text, denominator.text),
+            None => self.numerator.text.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

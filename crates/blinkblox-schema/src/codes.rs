@@ -51,6 +51,7 @@ pub const RESERVED_NAME: &str = "E3025";
 pub const IMPORT_UNREADABLE: &str = "E3026";
 pub const IMPORT_TOO_DEEP: &str = "E3027";
 pub const INVALID_SCOPE_NAME: &str = "E3028";
+pub const INVALID_STEP: &str = "E3029";
 
 // Options, declarations and limits.
 pub const UNKNOWN_OPTION: &str = "E4001";
@@ -124,6 +125,10 @@ pub const TABLE: &[(&str, &str)] = &[
     (BOUND_OUT_OF_LIMITS, "a bound outside the type's own limits"),
     (RANGE_NOT_ALLOWED, "a range or argument on a type that takes none"),
     (INVALID_COMPONENT, "a bad `vector<…>`/`CFrame<…>` component"),
+    (
+        INVALID_STEP,
+        "a step on a type other than a bounded float, or one the range is not a whole number of",
+    ),
     (GENERIC_ARITY, "the wrong number of generic arguments"),
     (NOT_GENERIC, "generic arguments given to a type that takes none"),
     (MISSING_GENERIC_ARGUMENTS, "a generic type used without arguments"),

@@ -42,6 +42,8 @@ pub enum TokenKind {
     Question,
     Dot,
     DotDot,
+    /// `/`, in a number type's step: `step 1/64`.
+    Slash,
     Eof,
 }
 
@@ -68,6 +70,7 @@ impl TokenKind {
             TokenKind::Question => "`?`",
             TokenKind::Dot => "`.`",
             TokenKind::DotDot => "`..`",
+            TokenKind::Slash => "`/`",
             TokenKind::Eof => "the end of the file",
         }
     }
@@ -132,6 +135,7 @@ impl<'a> Lexer<'a> {
                 b'=' => TokenKind::Equals,
                 b',' => TokenKind::Comma,
                 b'?' => TokenKind::Question,
+                b'/' => TokenKind::Slash,
                 b'.' => {
                     if self.bytes.get(start + 1) == Some(&b'.') {
                         self.pos += 2;

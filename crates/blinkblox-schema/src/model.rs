@@ -107,6 +107,8 @@ pub enum TypeKind {
         /// Value bounds; `None` bounds are the type's own limits.
         range: NumberRange,
     },
+    /// `f32(-2048..2048 step 1/64)`: a float sent as a whole count of steps from its minimum.
+    Quantized(Quantized),
     Boolean,
     /// `string(n)` has `length.min == length.max == Some(n)`: raw bytes, no prefix.
     String {
@@ -117,6 +119,9 @@ pub enum TypeKind {
     },
     Vector {
         component: NumberKind,
+        /// `vector<f32(-2048..2048 step 1/64)>`: every axis quantized alike; `component` is
+        /// then the float type it names.
+        quantized: Option<Quantized>,
         /// Bounds on the magnitude.
         magnitude: NumberRange,
     },
@@ -223,6 +228,40 @@ impl NumberKind {
             NumberKind::F32 => "f32",
             NumberKind::F64 => "f64",
         }
+    }
+}
+
+/// A quantized number: on the wire, `q = round((value - min) / step)` as an unsigned integer
+/// of [`Quantized::bytes`] bytes (little-endian); received as `min + q * step`, with a `q`
+/// above [`Quantized::steps`] refused.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quantized {
+    /// The float type written before the range; it only names the type.
+    pub kind: NumberKind,
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
+    /// The step as written (`1/64`), for messages and printing.
+    pub step_text: String,
+    /// The largest `q`: `(max - min) / step`, a whole number.
+    pub steps: u32,
+}
+
+impl Quantized {
+    /// The fewest whole bytes that hold every `q` from 0 to [`Quantized::steps`].
+    pub fn bytes(&self) -> u32 {
+        match self.steps {
+            0..=0xFF => 1,
+            0x100..=0xFFFF => 2,
+            0x1_0000..=0xFF_FFFF => 3,
+            _ => 4,
+        }
+    }
+
+    /// Whether every integer of [`Quantized::bytes`] bytes is a valid `q`, so that a receiver
+    /// has nothing to check.
+    pub fn fills_its_bytes(&self) -> bool {
+        u64::from(self.steps) + 1 == 1u64 << (8 * self.bytes())
     }
 }
 

@@ -3,7 +3,7 @@
 //! written out to a chosen depth. The dump, the language server's hover and its size
 //! breakdowns all show types through it.
 
-use crate::model::{LengthRange, NumberRange, Schema, Type, TypeKind};
+use crate::model::{LengthRange, NumberRange, Quantized, Schema, Type, TypeKind};
 
 /// A declaration's name with its scopes first: `Combat.Weapons.Equip`.
 pub fn dotted_name(scope: &[String], name: &str) -> String {
@@ -14,11 +14,19 @@ pub fn dotted_name(scope: &[String], name: &str) -> String {
 pub fn type_text(schema: &Schema, ty: &Type, depth: usize) -> String {
     match &ty.kind {
         TypeKind::Number { kind, range } => format!("{}{}", kind.keyword(), number_range(*range)),
+        TypeKind::Quantized(quantized) => quantized_text(quantized),
         TypeKind::Boolean => "boolean".to_string(),
         TypeKind::String { length } => format!("string{}", length_range(*length, true)),
         TypeKind::Buffer { length } => format!("buffer{}", length_range(*length, true)),
-        TypeKind::Vector { component, magnitude } => {
-            format!("vector<{}>{}", component.keyword(), number_range(*magnitude))
+        TypeKind::Vector {
+            component,
+            quantized,
+            magnitude,
+        } => {
+            let component = quantized
+                .as_ref()
+                .map_or_else(|| component.keyword().to_string(), quantized_text);
+            format!("vector<{component}>{}", number_range(*magnitude))
         }
         TypeKind::CFrame { position, rotation } => format!("CFrame<{}, {}>", position.keyword(), rotation.keyword()),
         TypeKind::Color3 => "Color3".to_string(),
@@ -58,6 +66,17 @@ pub fn type_text(schema: &Schema, ty: &Type, depth: usize) -> String {
             None => format!("#{}", id.0),
         },
     }
+}
+
+/// `f32(-2048..2048 step 1/64)`.
+pub fn quantized_text(quantized: &Quantized) -> String {
+    format!(
+        "{}({}..{} step {})",
+        quantized.kind.keyword(),
+        quantized.min,
+        quantized.max,
+        quantized.step_text
+    )
 }
 
 fn number_range(range: NumberRange) -> String {

@@ -38,6 +38,7 @@ pub(crate) mod markers;
 mod module;
 pub(crate) mod naming;
 mod payload;
+mod quantized;
 mod read;
 mod record;
 mod record_size;

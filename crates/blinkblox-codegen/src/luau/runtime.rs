@@ -32,6 +32,7 @@ pub const READ_LENGTH: Part = part!("read_length.luau");
 pub const SLOTS: Part = part!("slots.luau");
 pub const F16: Part = part!("f16.luau");
 pub const WRITE_ERROR: Part = part!("write_error.luau");
+pub const QUANTIZE_OUTSIDE: Part = part!("quantize_outside.luau");
 pub const TWO_FORMS: Part = part!("two_forms.luau");
 pub const BOOLEAN_WORDS: Part = part!("boolean_words.luau");
 pub const BOOLEAN_ROWS: Part = part!("boolean_rows.luau");
@@ -76,6 +77,7 @@ pub const SERVER: &[Part] = &[
     SLOTS,
     F16,
     WRITE_ERROR,
+    QUANTIZE_OUTSIDE,
     TWO_FORMS,
     BOOLEAN_WORDS,
     BOOLEAN_ROWS,
@@ -113,6 +115,7 @@ pub const CLIENT: &[Part] = &[
     SLOTS,
     F16,
     WRITE_ERROR,
+    QUANTIZE_OUTSIDE,
     TWO_FORMS,
     BOOLEAN_WORDS,
     BOOLEAN_ROWS,
@@ -149,6 +152,7 @@ pub const TYPES: &[Part] = &[
     SLOTS,
     F16,
     WRITE_ERROR,
+    QUANTIZE_OUTSIDE,
     TWO_FORMS,
     BOOLEAN_WORDS,
     BOOLEAN_ROWS,

@@ -10,7 +10,7 @@ use super::naming::{string_literal, type_key, type_name};
 /// The Luau type of a schema type.
 pub fn luau_type(schema: &Schema, ty: &Type) -> String {
     match &ty.kind {
-        TypeKind::Number { .. } => "number".into(),
+        TypeKind::Number { .. } | TypeKind::Quantized(_) => "number".into(),
         TypeKind::Boolean => "boolean".into(),
         TypeKind::String { .. } => "string".into(),
         TypeKind::Buffer { .. } => "buffer".into(),

@@ -133,7 +133,7 @@ impl TsTypes<'_> {
 
     pub fn ts_type(&self, ty: &Type) -> String {
         match &ty.kind {
-            TypeKind::Number { .. } => "number".into(),
+            TypeKind::Number { .. } | TypeKind::Quantized(_) => "number".into(),
             TypeKind::Boolean => "boolean".into(),
             TypeKind::String { .. } => "string".into(),
             TypeKind::Buffer { .. } => self.global("buffer"),

@@ -11,6 +11,7 @@ mod fixtures;
 mod flush_alloc;
 mod functions;
 mod measure;
+mod quantized;
 mod receive;
 mod roundtrip;
 mod security_attacks;

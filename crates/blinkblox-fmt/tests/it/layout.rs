@@ -152,3 +152,12 @@ fn many_byte_order_marks_do_not_recurse() {
         .expect("formatting overflowed a 256 KiB stack");
     assert!(result, "marks after the first are not whitespace");
 }
+
+#[test]
+fn a_quantized_number_keeps_its_step_written_tight() {
+    let text = "type P = f32( -2048 .. 2048   step 1 / 64 )\ntype A = vector<f32(0..1 step 0.5)>[ ..4 ]";
+    assert_eq!(
+        format(text),
+        "type P = f32(-2048..2048 step 1/64)\ntype A = vector<f32(0..1 step 0.5)>[..4]\n"
+    );
+}

@@ -94,3 +94,22 @@ fn with_an_error_the_declaration_is_shown_without_sizes() {
         "{hover}"
     );
 }
+
+#[test]
+fn a_quantized_field_shows_its_bytes_and_how_far_a_value_may_move() {
+    let schema = "struct Unit {\n    id: u16,\n    position: f32(-2048..2048 step 1/64),\n}\n";
+    let temp = folder(&[]);
+    let mut harness = Harness::new();
+    let uri = harness.open(&root(&temp).join("q.blink"), schema);
+    assert!(harness.diagnostics(&uri).is_empty(), "{:?}", harness.diagnostics(&uri));
+    let field = harness.hover(&uri, schema, "position:", 0);
+    assert!(field.contains("position: f32(-2048..2048 step 1/64)"), "{field}");
+    assert!(field.contains("**Wire size:** 3 bytes"), "{field}");
+    assert!(
+        field.contains("262145 values from -2048 to 2048 in steps of 1/64")
+            && field.contains("at most 0.0078125 from what was sent"),
+        "{field}"
+    );
+    let unit = harness.hover(&uri, schema, "struct Unit", 7);
+    assert!(unit.contains("**Wire size:** 5 bytes"), "{unit}");
+}

@@ -16,6 +16,7 @@ pub mod layout;
 mod names;
 mod options;
 mod primitives;
+mod quantized;
 mod structs;
 mod types;
 

@@ -6,7 +6,7 @@ use super::layout;
 use crate::ast::{self, TypeArgument, TypeExprKind};
 use crate::codes;
 use crate::diagnostics::Diagnostic;
-use crate::model::{LengthRange, NumberKind, NumberRange, Type, TypeKind};
+use crate::model::{LengthRange, NumberKind, NumberRange, Quantized, Type, TypeKind};
 use crate::source::Span;
 
 /// Shows a bound without a pointless `.0`.
@@ -58,6 +58,14 @@ impl Checker<'_> {
             return None;
         }
         if let Some(kind) = NumberKind::named(name) {
+            if let Some(TypeArgument::Range(range @ ast::Range { step: Some(step), .. })) = argument {
+                let quantized = self.quantized(kind, range, step)?;
+                let layout = layout::fixed(quantized.bytes());
+                return Some(Type {
+                    kind: TypeKind::Quantized(quantized),
+                    layout,
+                });
+            }
             let range = match argument {
                 None => NumberRange::default(),
                 Some(TypeArgument::Range(range)) => self.number_range(kind, range)?,
@@ -103,9 +111,9 @@ impl Checker<'_> {
                 return Some(Type { kind, layout });
             }
             "vector" => {
-                let component = match components {
-                    [] => NumberKind::F32,
-                    [one] => self.component(one)?,
+                let (component, quantized) = match components {
+                    [] => (NumberKind::F32, None),
+                    [one] => self.vector_component(one)?,
                     _ => {
                         self.report(
                             Diagnostic::error(
@@ -124,7 +132,11 @@ impl Checker<'_> {
                     Some(TypeArgument::Range(range)) => self.magnitude_range(range)?,
                     Some(argument) => return self.no_argument(name, argument),
                 };
-                TypeKind::Vector { component, magnitude }
+                TypeKind::Vector {
+                    component,
+                    quantized,
+                    magnitude,
+                }
             }
             "CFrame" => {
                 let (position, rotation) = match components {
@@ -177,6 +189,10 @@ impl Checker<'_> {
             }
         };
         let layout = match &kind {
+            TypeKind::Vector {
+                quantized: Some(quantized),
+                ..
+            } => layout::fixed(3 * quantized.bytes()),
             TypeKind::Vector { component, .. } => layout::fixed(3 * component.size()),
             TypeKind::CFrame { position, rotation } => layout::fixed(3 * position.size() + 3 * rotation.size()),
             TypeKind::Color3 => layout::fixed(3),
@@ -206,6 +222,23 @@ impl Checker<'_> {
         None
     }
 
+    /// A vector's component: a number primitive, or a quantized float (`f32(0..1 step 1/8)`).
+    fn vector_component(&mut self, expr: &ast::TypeExpr) -> Option<(NumberKind, Option<Quantized>)> {
+        if let TypeExprKind::Named {
+            path,
+            arguments_span: None,
+            argument: Some(TypeArgument::Range(range @ ast::Range { step: Some(step), .. })),
+            ..
+        } = &expr.kind
+            && let [name] = path.as_slice()
+            && let Some(kind) = NumberKind::named(&name.text)
+        {
+            let quantized = self.quantized(kind, range, step)?;
+            return Some((kind, Some(quantized)));
+        }
+        Some((self.component(expr)?, None))
+    }
+
     /// A component type: one of the number primitives, written directly.
     fn component(&mut self, expr: &ast::TypeExpr) -> Option<NumberKind> {
         if let TypeExprKind::Named {
@@ -232,7 +265,7 @@ impl Checker<'_> {
     }
 
     /// Value bounds of a number type.
-    fn number_range(&mut self, kind: NumberKind, range: &ast::Range) -> Option<NumberRange> {
+    pub(super) fn number_range(&mut self, kind: NumberKind, range: &ast::Range) -> Option<NumberRange> {
         let (low, high) = kind.limits();
         let mut ok = true;
         for bound in bounds(range) {
@@ -272,7 +305,7 @@ impl Checker<'_> {
     }
 
     fn magnitude_range(&mut self, range: &ast::Range) -> Option<NumberRange> {
-        let mut ok = true;
+        let mut ok = self.no_step(range, "a vector's magnitude");
         for bound in bounds(range) {
             if bound.value < 0.0 {
                 self.report(
@@ -296,7 +329,7 @@ impl Checker<'_> {
 
     /// A length or count: whole, non-negative, at most `u32::MAX`.
     pub(super) fn length_range(&mut self, range: &ast::Range, what: &str) -> Option<LengthRange> {
-        let mut ok = true;
+        let mut ok = self.no_step(range, what);
         for bound in bounds(range) {
             if !bound.is_integer() {
                 self.report(

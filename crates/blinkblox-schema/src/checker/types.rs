@@ -423,7 +423,7 @@ impl<'a> Checker<'a> {
 /// How a type is named in messages.
 pub(super) fn kind_name(kind: &TypeKind) -> &'static str {
     match kind {
-        TypeKind::Number { .. } => "a number",
+        TypeKind::Number { .. } | TypeKind::Quantized(_) => "a number",
         TypeKind::Boolean => "a boolean",
         TypeKind::String { .. } => "a string",
         TypeKind::Buffer { .. } => "a buffer",

@@ -166,7 +166,7 @@ impl Parser<'_> {
             self.declaration_body(keyword)?
         };
         let start = exported.unwrap_or(keyword_token.span);
-        Ok(Item::Type(ast::TypeItem {
+        Ok(Item::Type(Box::new(ast::TypeItem {
             keyword,
             exported,
             name,
@@ -174,7 +174,7 @@ impl Parser<'_> {
             generics_span,
             span: start.to(body.span),
             body,
-        }))
+        })))
     }
 
     fn generic_parameters(&mut self) -> Parsed<(Vec<ast::Name>, Option<Span>)> {

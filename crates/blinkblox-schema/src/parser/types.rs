@@ -2,9 +2,10 @@
 //! enums, maps and sets; the `?` and `[…]` modifiers.
 
 use super::{Parsed, Parser};
-use crate::ast::{Range, StructMember, TypeArgument, TypeExpr, TypeExprKind, TypeKeyword, VariantDef};
+use crate::ast::{Range, Step, StructMember, TypeArgument, TypeExpr, TypeExprKind, TypeKeyword, VariantDef};
 use crate::lexer::{Token, TokenKind, string_value};
 use crate::source::Span;
+use crate::vocabulary::keywords;
 
 fn error_placeholder(span: Span) -> TypeExpr {
     TypeExpr {
@@ -206,13 +207,34 @@ impl Parser<'_> {
                 (Some(min.clone()), Some(min), true)
             }
         };
+        let step = self.step()?;
         self.expect_with(close, || format!("{closing} to close the range"))?;
         Ok(Range {
             min,
             max,
             exact,
+            step,
             span: open.span.to(self.previous_span()),
         })
+    }
+
+    /// `step 0.5` or `step 1/64` after a range: the checker says where a step is allowed.
+    fn step(&mut self) -> Parsed<Option<Box<Step>>> {
+        let token = self.peek();
+        if token.kind != TokenKind::Ident || self.text_of(token.span) != keywords::STEP {
+            return Ok(None);
+        }
+        self.bump();
+        let numerator = self.number("the step's size, such as `0.5` or `1/64`")?;
+        let denominator = match self.eat(TokenKind::Slash) {
+            Some(_) => Some(self.number("a number after `/`")?),
+            None => None,
+        };
+        Ok(Some(Box::new(Step {
+            numerator,
+            denominator,
+            span: token.span.to(self.previous_span()),
+        })))
     }
 
     /// After the `{` of a struct: fields and merges up to the closing `}`.

@@ -64,3 +64,7 @@ pub const KEYWORDS: &[Keyword] = &[
 pub fn is_keyword(word: &str) -> bool {
     KEYWORDS.iter().any(|keyword| keyword.word == word)
 }
+
+/// The word between a number type's range and its step, `f32(-2048..2048 step 1/64)`: not a
+/// declaration keyword, so a field or type may still be named `step`.
+pub const STEP: &str = "step";

@@ -215,6 +215,7 @@ impl Parser<'_> {
                     max: Some(n.clone()),
                     min: Some(n),
                     exact: true,
+                    step: None,
                     span: self.span_from(start),
                 }),
                 None => Err(self.unexpected("a range such as `0..100`, `..100`, `5` or `..`")),
@@ -230,6 +231,7 @@ impl Parser<'_> {
             min,
             max,
             exact: false,
+            step: None,
             span: self.span_from(start),
         })
     }

@@ -58,7 +58,9 @@ fn reads_unchecked_float(schema: &Schema, ty: &Type, depth: u32) -> bool {
     let inner = |ty: &Type| reads_unchecked_float(schema, ty, depth + 1);
     match &ty.kind {
         TypeKind::Number { kind, range } => kind.is_float() && range.min.is_none() && range.max.is_none(),
-        TypeKind::Vector { component, .. } => component.is_float(),
+        TypeKind::Vector {
+            component, quantized, ..
+        } => quantized.is_none() && component.is_float(),
         TypeKind::CFrame { .. } => true,
         TypeKind::Optional(value) | TypeKind::Array { element: value, .. } => inner(value),
         TypeKind::Map { key, value, .. } => inner(key) || inner(value),

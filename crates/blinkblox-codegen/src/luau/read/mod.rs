@@ -110,12 +110,22 @@ impl Reader<'_> {
         let ty = resolve(schema, ty);
         match &ty.kind {
             TypeKind::Number { kind, range } => self.read_number(*kind, range, offset, path),
+            TypeKind::Quantized(quantized) => self.read_quantized(quantized, offset, path),
             TypeKind::Boolean => self.read_boolean(offset, path),
             TypeKind::String { length } => {
                 format!("buffer.readstring(B, {offset}, {})", length.exact().unwrap_or(0))
             }
             TypeKind::Buffer { length } => self.read_exact_buffer(length, offset),
-            TypeKind::Vector { component, magnitude } => self.read_vector(*component, magnitude, offset, path),
+            TypeKind::Vector {
+                component,
+                quantized: None,
+                magnitude,
+            } => self.read_vector(*component, magnitude, offset, path),
+            TypeKind::Vector {
+                quantized: Some(quantized),
+                magnitude,
+                ..
+            } => self.read_quantized_vector(quantized, magnitude, offset, path),
             TypeKind::CFrame { position, rotation } => self.read_cframe(*position, *rotation, offset, path),
             TypeKind::Color3 => self.read_color3(offset),
             TypeKind::BrickColor => format!("BrickColor.new(buffer.readu16(B, {offset}))"),

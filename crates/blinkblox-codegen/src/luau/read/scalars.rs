@@ -1,11 +1,12 @@
 //! Reading numbers, booleans, vectors, CFrames, colours and times, each checked as the
 //! schema says: ranges, finite floats, boolean bytes, vector magnitudes.
 
-use blinkblox_schema::model::{NumberKind, NumberRange};
+use blinkblox_schema::model::{NumberKind, NumberRange, Quantized};
 
 use super::Reader;
 use crate::luau::conditions::range_condition;
 use crate::luau::layout::offset_plus;
+use crate::luau::quantized::{read_steps, value_of};
 use crate::luau::value_path::ValuePath;
 
 /// The Luau call reading a number of `kind` at `offset` of the packet `B`.
@@ -85,6 +86,17 @@ impl Reader<'_> {
         expr
     }
 
+    /// A quantized number: its steps, refused above the last one (unless every value of its
+    /// bytes is a step), and the value they stand for. Always finite.
+    pub(super) fn read_quantized(&mut self, quantized: &Quantized, offset: &str, path: &ValuePath) -> String {
+        let q = self.local("Q", &read_steps(quantized, offset));
+        if !quantized.fills_its_bytes() {
+            let fail = self.fail(path, "quantized number out of range");
+            self.guard(format!("if {q} > {} then {fail} end", quantized.steps));
+        }
+        value_of(quantized, &q)
+    }
+
     /// A component of a vector or CFrame: floats must be finite unless allowed.
     fn read_component(&mut self, kind: NumberKind, offset: &str, path: &ValuePath) -> String {
         self.read_number(kind, &NumberRange::default(), offset, path)
@@ -110,6 +122,26 @@ impl Reader<'_> {
         let parts: Vec<String> = (0..3)
             .map(|i| self.read_component(component, &offset_plus(offset, size * i), path))
             .collect();
+        self.vector_of(&parts, magnitude, path)
+    }
+
+    /// Three quantized axes, and the magnitude checked when the schema bounds it.
+    pub(super) fn read_quantized_vector(
+        &mut self,
+        quantized: &Quantized,
+        magnitude: &NumberRange,
+        offset: &str,
+        path: &ValuePath,
+    ) -> String {
+        let size = quantized.bytes();
+        let parts: Vec<String> = (0..3)
+            .map(|i| self.read_quantized(quantized, &offset_plus(offset, size * i), path))
+            .collect();
+        self.vector_of(&parts, magnitude, path)
+    }
+
+    /// `Vector3.new` of the axes, its magnitude checked against `magnitude`.
+    fn vector_of(&mut self, parts: &[String], magnitude: &NumberRange, path: &ValuePath) -> String {
         let built = format!("Vector3.new({})", parts.join(", "));
         let (bounds, _) = range_condition(magnitude, "M");
         if bounds == "true" {

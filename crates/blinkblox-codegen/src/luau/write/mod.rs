@@ -96,6 +96,7 @@ impl Writer<'_> {
         let ty = resolve(schema, ty);
         match &ty.kind {
             TypeKind::Number { kind, .. } => self.write_number(*kind, value, offset),
+            TypeKind::Quantized(quantized) => self.write_quantized(quantized, value, offset),
             TypeKind::Boolean => {
                 self.b.line_fmt(format_args!(
                     "buffer.writeu8(SendBuffer, {offset}, if {value} then 1 else 0)"
@@ -103,6 +104,10 @@ impl Writer<'_> {
             }
             TypeKind::String { length } => self.write_exact_string(length, value, offset),
             TypeKind::Buffer { length } => self.write_exact_buffer(length, value, offset),
+            TypeKind::Vector {
+                quantized: Some(quantized),
+                ..
+            } => self.write_quantized_vector(quantized, value, offset),
             TypeKind::Vector { component, .. } => self.write_vector(*component, value, offset),
             TypeKind::CFrame { position, rotation } => self.write_cframe(*position, *rotation, value, offset),
             TypeKind::Color3 => self.write_color3(value, offset),

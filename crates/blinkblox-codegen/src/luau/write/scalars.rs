@@ -1,10 +1,13 @@
 //! Writing numbers at their width (little-endian, f16 as IEEE half), vectors, CFrames
 //! (position and orientation) and colours.
 
-use blinkblox_schema::model::NumberKind;
+use blinkblox_schema::model::{NumberKind, Quantized};
+use blinkblox_schema::print::quantized_text;
 
 use super::Writer;
 use crate::luau::layout::offset_plus;
+use crate::luau::naming::string_literal;
+use crate::luau::quantized::{steps_of, write_steps};
 
 /// The Luau call writing `value` as a number of `kind` at `offset` of `buffer`.
 pub fn write_number_call(kind: NumberKind, buffer: &str, offset: &str, value: &str) -> String {
@@ -24,6 +27,32 @@ pub fn write_number_call(kind: NumberKind, buffer: &str, offset: &str, value: &s
 impl Writer<'_> {
     pub(super) fn write_number(&mut self, kind: NumberKind, value: &str, offset: &str) {
         self.b.line(write_number_call(kind, "SendBuffer", offset, value));
+    }
+
+    /// The steps from the minimum, rounded to the nearest; outside the range (or NaN) they go
+    /// through `QuantizeOutside`, which raises in Studio and clamps in a live game.
+    pub(super) fn write_quantized(&mut self, quantized: &Quantized, value: &str, offset: &str) {
+        let v = self.bind(value);
+        let q = self.b.fresh("Q");
+        let last = quantized.steps;
+        self.b.line_fmt(format_args!("local {q} = {}", steps_of(quantized, &v)));
+        self.b.line_fmt(format_args!(
+            "if not ({q} >= 0 and {q} <= {last}) then {q} = QuantizeOutside({v}, {q}, {last}, {}) end",
+            string_literal(&quantized_text(quantized))
+        ));
+        for line in write_steps(quantized, "SendBuffer", offset, &q) {
+            self.b.line(line);
+        }
+    }
+
+    /// Each axis as a quantized number, X, Y then Z.
+    pub(super) fn write_quantized_vector(&mut self, quantized: &Quantized, value: &str, offset: &str) {
+        let v = self.bind(value);
+        let size = quantized.bytes();
+        for (i, axis) in ["X", "Y", "Z"].iter().enumerate() {
+            let at = offset_plus(offset, size * i as u32);
+            self.write_quantized(quantized, &format!("{v}.{axis}"), &at);
+        }
     }
 
     pub(super) fn write_vector(&mut self, component: NumberKind, value: &str, offset: &str) {

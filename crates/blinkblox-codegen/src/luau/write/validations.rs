@@ -22,6 +22,10 @@ impl Writer<'_> {
                 let (condition, expected) = number_condition(*kind, range, value, self.allow_non_finite);
                 self.fail_unless(&condition, path, &expected, value);
             }
+            // The range is the writer's: it raises in Studio and clamps in a live game.
+            TypeKind::Quantized(_) => {
+                self.fail_unless(&format!("type({value}) == \"number\""), path, "a number", value)
+            }
             TypeKind::Boolean => self.fail_unless(&format!("type({value}) == \"boolean\""), path, "a boolean", value),
             TypeKind::String { length } => {
                 let (bounds, text) = length_condition(length, &format!("#{value}"));
