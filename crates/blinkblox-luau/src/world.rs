@@ -305,6 +305,12 @@ impl World {
         self.mock.get::<Function>("setRunning")?.call(running)
     }
 
+    /// The microprofiler labels begun so far (`debug.profilebegin`, the first thousand) and how
+    /// many are still open.
+    pub fn profile_labels(&self) -> mlua::Result<(Vec<String>, i64)> {
+        Ok((self.mock.get("profileLabels")?, self.mock.get("profileDepth")?))
+    }
+
     /// Sets what `RunService:IsStudio()` answers.
     pub fn set_studio(&self, studio: bool) -> mlua::Result<()> {
         self.mock.get::<Function>("setStudio")?.call(studio)

@@ -527,6 +527,10 @@ pub struct Options {
     pub client_flush_rate: u32,
     /// Whether f16/f32/f64 values may be NaN or ±inf on the receiving side.
     pub allow_non_finite: bool,
+    /// Whether the modules count records and bytes per declaration (`Stats()`).
+    pub stats: bool,
+    /// Whether each record's write and read is a microprofiler label.
+    pub profile_labels: bool,
     /// The option names the schema itself set (so project-wide defaults from a manifest
     /// apply only to the others).
     pub set_in_schema: Vec<&'static str>,
@@ -555,6 +559,8 @@ impl Default for Options {
             batch_unreliable: false,
             client_flush_rate: 60,
             allow_non_finite: false,
+            stats: false,
+            profile_labels: false,
             set_in_schema: Vec::new(),
         }
     }

@@ -15,6 +15,7 @@ use super::module::ModuleGen;
 use super::naming::channel_name;
 use super::payload::{Param, payload_params};
 use super::read::Reader;
+use super::stats::{Direction, RecordStats};
 use super::streams::{emit_read_flush, emit_receive};
 use super::types::luau_type;
 use super::value_path::ValuePath;
@@ -155,6 +156,11 @@ impl<'a> ModuleGen<'a> {
             Received::Response(function) => (&function.scope, &function.name, Some("response")),
         };
         leaf.line(marker(scope, name, role));
+        let stats = RecordStats::new(self.schema, reliability, item.index(), Direction::Received);
+        if stats.any() {
+            leaf.line("local RecordStart = Cursor");
+        }
+        stats.begin(leaf);
         let index_bytes = self.index_bytes(reliability);
         let fixed_event = match item {
             Received::Event(event) if inline => self.fixed_payload_size(&payload_params(&event.data), index_bytes),
@@ -173,6 +179,7 @@ impl<'a> ModuleGen<'a> {
                     Some(size) => self.read_fixed_record(leaf, &params, index_bytes, size),
                     None => self.read_values(leaf, &params, inline, outer, &event.scope, &event.name),
                 };
+                stats.end(leaf, "Cursor - RecordStart");
                 let slot = event.index as u32 + 1;
                 emit_deliver(leaf, reliability, event.call, slot, with_player, &values);
             }
@@ -182,6 +189,7 @@ impl<'a> ModuleGen<'a> {
                 leaf.line("Cursor += 2");
                 let params = payload_params(&function.data);
                 let values = self.read_values(leaf, &params, inline, outer, &function.scope, &function.name);
+                stats.end(leaf, "Cursor - RecordStart");
                 let slot = function.index as u32 + 1;
                 let respond = self
                     .schema
@@ -231,6 +239,7 @@ impl<'a> ModuleGen<'a> {
                     emit_read_flush(leaf, stream);
                 }
                 let values = self.read_values(leaf, &params, inline, outer, &reader.0, &reader.1);
+                stats.end(leaf, "Cursor - RecordStart");
                 emit_receive(leaf, stream, with_player, &values[0]);
             }
             Received::Response(function) => {
@@ -242,11 +251,13 @@ impl<'a> ModuleGen<'a> {
                 leaf.open("if Success == 1 then");
                 let params = payload_params(&function.returns);
                 let values = self.read_values(leaf, &params, inline, outer, &function.scope, &function.name);
+                stats.end(leaf, "Cursor - RecordStart");
                 leaf.line("Calls[CallId] = nil");
                 let mut args = vec!["Thread".to_string(), "true".to_string()];
                 args.extend(values);
                 leaf.line_fmt(format_args!("if Thread then task.spawn({}) end", args.join(", ")));
                 leaf.middle("elseif Success == 0 then");
+                stats.end(leaf, "Cursor - RecordStart");
                 leaf.line("Calls[CallId] = nil");
                 leaf.line("if Thread then task.spawn(Thread, false, \"the server's handler failed\") end");
                 leaf.middle("else");

@@ -45,6 +45,7 @@ mod record_size;
 mod remotes;
 pub mod runtime;
 pub(crate) mod server;
+mod stats;
 mod streams;
 mod types;
 pub(crate) mod types_module;

@@ -19,6 +19,7 @@ use super::payload::Param;
 use super::read::Reader;
 use super::record_size::{index_bytes, largest_fixed_record};
 use super::runtime::{self, Part, Words};
+use super::stats::stats_names;
 use super::types::emit_type_block;
 use super::value_path::ValuePath;
 use super::write::Writer;
@@ -69,8 +70,21 @@ impl<'a> ModuleGen<'a> {
         }
     }
 
-    /// Puts `StepReplication` first in the module's API table (both sides export it).
+    /// Puts `StepReplication` first in the module's API table (both sides export it), then
+    /// `Stats` when the option asks for it.
     pub fn add_step_replication(&mut self) {
+        if self.schema.options.stats {
+            self.api.entries.insert(
+                0,
+                (
+                    self.members.stats.to_string(),
+                    ApiItem::Value {
+                        real: "GetStats".into(),
+                        noop: "GetStats".into(),
+                    },
+                ),
+            );
+        }
         self.api.entries.insert(
             0,
             (
@@ -213,7 +227,7 @@ impl<'a> ModuleGen<'a> {
     }
 
     /// The schema's limits, as module constants.
-    fn constants(&self) -> [(&'static str, String); 8] {
+    fn constants(&self) -> [(&'static str, String); 9] {
         let options = &self.schema.options;
         [
             ("MAX_UNRELIABLE_SIZE", options.max_unreliable_size.to_string()),
@@ -224,6 +238,7 @@ impl<'a> ModuleGen<'a> {
             ("SYNC_VALIDATION", options.sync_validation.to_string()),
             ("CLIENT_FLUSH_RATE", options.client_flush_rate.to_string()),
             ("FIXED_RECORD_BYTES", self.fixed_record_bytes.to_string()),
+            ("STATS_NAMES", stats_names(self.schema)),
         ]
     }
 

@@ -64,6 +64,8 @@ pub struct Members {
     pub on_drop: &'static str,
     /// Server: a player's drop counts by reason.
     pub get_drop_counts: &'static str,
+    /// Option Stats: the module's counts and rates.
+    pub stats: &'static str,
 }
 
 impl Members {
@@ -83,6 +85,7 @@ impl Members {
             step_replication: casing.pick("StepReplication", "stepReplication", "step_replication"),
             on_drop: casing.pick("OnDrop", "onDrop", "on_drop"),
             get_drop_counts: casing.pick("GetDropCounts", "getDropCounts", "get_drop_counts"),
+            stats: casing.pick("Stats", "stats", "stats"),
         }
     }
 }

@@ -12,6 +12,7 @@ use super::layout::{is_byte_number, offset_plus};
 use super::module::ModuleGen;
 use super::payload::Param;
 use super::record_size::fixed_slot_free_size;
+use super::stats::{Direction, RecordStats};
 use super::write::Writer;
 
 /// Where a record starts, the local holding its offset, and how its fixed part is reserved.
@@ -157,6 +158,8 @@ impl ModuleGen<'_> {
             .map(|p| resolve(schema, p.ty).layout.fixed_size)
             .sum::<Option<u32>>();
         let total = header_size + fixed_payload.unwrap_or(0);
+        let stats = RecordStats::new(schema, reliability, index, Direction::Sent);
+        stats.begin(b);
         let end = b.fresh("End");
         b.line_fmt(format_args!("local {end} = {record} + {total}"));
         if matches!(start, Start::Grow(_)) {
@@ -210,6 +213,7 @@ impl ModuleGen<'_> {
             }
             at += resolve(schema, param.ty).layout.fixed_size.unwrap_or(0);
         }
+        stats.end(b, &format!("SendCursor - {record}"));
         fixed_payload.map(|_| end)
     }
 }

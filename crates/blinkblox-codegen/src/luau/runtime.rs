@@ -40,6 +40,7 @@ pub const PACKET_STRINGS: Part = part!("packet_strings.luau");
 pub const UNRELIABLE_SIZE: Part = part!("unreliable_size.luau");
 pub const APPEND: Part = part!("append.luau");
 pub const DROPS: Part = part!("drops.luau");
+pub const STATS: Part = part!("stats.luau");
 pub const QUEUES: Part = part!("queues.luau");
 pub const DELIVER: Part = part!("deliver.luau");
 pub const CONNECT_SINGLE: Part = part!("connect_single.luau");
@@ -85,6 +86,7 @@ pub const SERVER: &[Part] = &[
     UNRELIABLE_SIZE,
     APPEND,
     DROPS,
+    STATS,
     QUEUES,
     DELIVER,
     CONNECT_SINGLE,
@@ -123,6 +125,7 @@ pub const CLIENT: &[Part] = &[
     UNRELIABLE_SIZE,
     APPEND,
     DROPS,
+    STATS,
     QUEUES,
     DELIVER,
     CONNECT_SINGLE,
@@ -205,6 +208,7 @@ pub const MODULE_NAMES: &[&str] = &[
     "SYNC_VALIDATION",
     "CLIENT_FLUSH_RATE",
     "FIXED_RECORD_BYTES",
+    "STATS_NAMES",
     "ReliableListeners",
     "UnreliableListeners",
     "FunctionListeners",

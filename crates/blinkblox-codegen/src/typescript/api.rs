@@ -159,8 +159,29 @@ pub fn build(ts: &TsTypes, module: Module) -> DtsNode {
             DtsItem::Value(format!("(player: {player}) => {}<string, number>", ts.global("Map"))),
         ));
     }
+    if schema.options.stats {
+        top.push((m.stats.to_string(), DtsItem::Value(stats_type(ts))));
+    }
     root.entries.splice(0..0, top);
     root
+}
+
+/// `Stats()`: totals and rates a second, by declaration and by drop reason.
+fn stats_type(ts: &TsTypes) -> String {
+    let map = ts.global("ReadonlyMap");
+    let numbers = ["Sent", "SentBytes", "Received", "ReceivedBytes"]
+        .iter()
+        .flat_map(|count| {
+            [
+                format!("readonly {count}: number"),
+                format!("readonly {count}PerSecond: number"),
+            ]
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    format!(
+        "() => {{ readonly Declarations: {map}<string, {{ {numbers} }}>; readonly Drops: {map}<string, number>; readonly DropsPerSecond: {map}<string, number> }}"
+    )
 }
 
 /// `Set`/`Get` in the schema's casing (the Luau streams emitter picks them the same way).

@@ -20,6 +20,7 @@ mod security_measure;
 mod security_queues;
 mod security_support;
 mod send_path;
+mod stats;
 mod streams;
 mod support;
 mod typecheck;

@@ -226,6 +226,18 @@ pub const OPTIONS: &[OptionSpec] = &[
         Flag,
         "let floats be NaN or ±inf on the receiving side"
     ),
+    valued!(
+        "Stats",
+        stats,
+        Flag,
+        "count records and bytes per declaration and direction: the modules' `Stats()`"
+    ),
+    valued!(
+        "ProfileLabels",
+        profile_labels,
+        Flag,
+        "a microprofiler label around each record's write and read"
+    ),
 ];
 
 /// The option named `name` (exactly, as the checker matches it).
