@@ -73,6 +73,7 @@ pub const TUPLE_TOO_LONG: &str = "E4016";
 pub const DATA_TOO_LARGE: &str = "E4017";
 pub const GENERATED_CODE_REJECTED: &str = "E4018";
 pub const MISSING_LIBRARY: &str = "E4019";
+pub const INVALID_DELTA: &str = "E4020";
 
 // Warnings.
 pub const TOO_MANY_WARNINGS: &str = "W2001";
@@ -166,6 +167,10 @@ pub const TABLE: &[(&str, &str)] = &[
     (DUPLICATE_FIELD, "a field key given twice"),
     (INVALID_FIELD_VALUE, "a field value that is not one of the allowed ones"),
     (INVALID_PER, "`Per` other than `Player`, or on a client stream"),
+    (
+        INVALID_DELTA,
+        "`Delta: true` on a stream other than a reliable server stream of a struct or a map",
+    ),
     (STREAM_TUPLE, "a stream whose `Data` is a tuple"),
     (
         UNRELIABLE_TOO_LARGE,

@@ -71,7 +71,12 @@ pub fn dump(schema: &Schema) -> String {
         write_payload(&mut out, schema, &function.returns);
     }
     for stream in &schema.streams {
-        let per = if stream.per_player { ", per player" } else { "" };
+        let per = match (stream.per_player, stream.delta) {
+            (true, true) => ", per player, delta",
+            (true, false) => ", per player",
+            (false, true) => ", delta",
+            (false, false) => "",
+        };
         let _ = write!(
             out,
             "stream {} #{} {:?} from {:?}{per}: ",

@@ -464,6 +464,9 @@ pub struct StreamDecl {
     pub reliability: Reliability,
     /// `Per: Player`: a server stream holding one value per player.
     pub per_player: bool,
+    /// `Delta: true`: each flush sends what changed since the value the receiver has (a
+    /// reliable server stream of a struct or a map).
+    pub delta: bool,
     pub data: Type,
     pub index: u16,
     pub span: Span,

@@ -16,7 +16,7 @@ use super::naming::channel_name;
 use super::payload::{Param, payload_params};
 use super::read::Reader;
 use super::stats::{Direction, RecordStats};
-use super::streams::{emit_read_flush, emit_receive};
+use super::streams::{emit_read_flush, emit_receive, stream_key};
 use super::types::luau_type;
 use super::value_path::ValuePath;
 
@@ -223,6 +223,17 @@ impl<'a> ModuleGen<'a> {
                 ));
                 leaf.close("end");
                 leaf.close("end");
+            }
+            Received::Stream(stream) if stream.delta => {
+                let incoming = format!("IncomingStreams.{}", stream_key(stream));
+                let mut reader = self.reader(leaf);
+                reader.cursor = "Cursor";
+                reader.size = "Size";
+                let value = reader.read_delta(&stream.data, &incoming, &ValuePath::root("Value"));
+                stats.end(leaf, "Cursor - RecordStart");
+                leaf.line_fmt(format_args!(
+                    "if {value} ~= nil then ReceiveStream({incoming}, nil, {value}) end"
+                ));
             }
             Received::Stream(stream) => {
                 let params = [Param {

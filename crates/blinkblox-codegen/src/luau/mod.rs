@@ -29,6 +29,7 @@ pub(crate) mod client;
 mod conditions;
 mod decode;
 pub mod decode_checks;
+mod delta;
 mod exports;
 mod forms;
 mod layout;

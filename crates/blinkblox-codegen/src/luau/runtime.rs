@@ -58,6 +58,7 @@ pub const ENCODED: Part = part!("encoded.luau");
 pub const SERVER_UNRELIABLE_BATCHES: Part = part!("server_unreliable_batches.luau");
 pub const BROADCAST_SKIPS: Part = part!("broadcast_skips.luau");
 pub const SERVER_STREAMS: Part = part!("server_streams.luau");
+pub const DELTA_STREAMS: Part = part!("delta_streams.luau");
 pub const CLIENT_BATCH: Part = part!("client_batch.luau");
 pub const CLIENT_SCRATCH: Part = part!("client_scratch.luau");
 pub const CLIENT_UNRELIABLE: Part = part!("client_unreliable.luau");
@@ -105,6 +106,7 @@ pub const SERVER: &[Part] = &[
     BROADCAST_SKIPS,
     STREAMS_RECEIVE,
     SERVER_STREAMS,
+    DELTA_STREAMS,
     EXPORTED,
 ];
 

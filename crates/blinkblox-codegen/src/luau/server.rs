@@ -92,6 +92,8 @@ struct Sends {
     /// Unreliable batches (BatchUnreliable events, unreliable streams).
     unreliable_batches: bool,
     streams: bool,
+    /// Server streams with `Delta: true` (their own flush, joins and leaves).
+    delta_streams: bool,
     received_streams: bool,
     functions: bool,
     /// Whether anything arrives on each channel (else its remote is not listened to).
@@ -120,7 +122,8 @@ impl Sends {
             skips: server_events(Reliability::Reliable),
             unreliable_batches: (schema.options.batch_unreliable && server_events(Reliability::Unreliable))
                 || server_streams(Reliability::Unreliable),
-            streams: schema.streams.iter().any(|s| s.from == Side::Server),
+            streams: schema.streams.iter().any(|s| s.from == Side::Server && !s.delta),
+            delta_streams: schema.streams.iter().any(|s| s.from == Side::Server && s.delta),
             received_streams: schema.streams.iter().any(|s| s.from == Side::Client),
             functions: !schema.functions.is_empty(),
             receives_reliable: !mg.received(Reliability::Reliable).is_empty(),
@@ -371,6 +374,9 @@ fn emit_step_replication(b: &mut CodeBuilder, sends: &Sends) {
     if sends.streams {
         b.line("FlushStreams()");
     }
+    if sends.delta_streams {
+        b.line("FlushDeltaStreams()");
+    }
     if sends.reliable {
         b.line("SendReliableBatches()");
     }
@@ -423,7 +429,7 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
             b.close("end)");
         }
     }
-    if sends.skips || sends.streams {
+    if sends.skips || sends.streams || sends.delta_streams {
         // A player who joins skips this frame's list-only broadcast records and gets the
         // reliable broadcast streams' values.
         b.open("Players.PlayerAdded:Connect(function(Player: Player)");
@@ -432,6 +438,9 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
         }
         if sends.streams {
             b.line("StreamsJoined(Player)");
+        }
+        if sends.delta_streams {
+            b.line("DeltaStreamsJoined(Player)");
         }
         b.close("end)");
     }
@@ -444,6 +453,9 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
     }
     if sends.streams {
         b.line("StreamsLeft(Player)");
+    }
+    if sends.delta_streams {
+        b.line("DeltaStreamsLeft(Player)");
     }
     if sends.received_streams {
         b.line("ForgetIncomingStreams(Player)");

@@ -46,6 +46,19 @@ pub fn stats_names(schema: &Schema) -> String {
     format!("{{ {} }}", names.join(", "))
 }
 
+/// Option Stats: a function counting one record of the declaration at `index` that the runtime
+/// sends itself (a delta stream's), `Bytes` long; `nil` without the option.
+pub fn sent_counter(schema: &Schema, reliability: Reliability, index: u16) -> String {
+    if !schema.options.stats {
+        return "nil".to_string();
+    }
+    let first = 4 * (slot(schema, reliability, index) - 1) + 1;
+    format!(
+        "function(Bytes: number) StatsCounts[{first}] += 1; StatsCounts[{}] += Bytes end",
+        first + 1
+    )
+}
+
 /// Which way a record goes, for its counts and its label.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -98,10 +111,8 @@ impl<'a> RecordStats<'a> {
                     Direction::Sent => 1,
                     Direction::Received => 3,
                 };
-            b.line_fmt(format_args!(
-                "StatsCounts[{first}] += 1 StatsCounts[{}] += {bytes}",
-                first + 1
-            ));
+            b.line_fmt(format_args!("StatsCounts[{first}] += 1"));
+            b.line_fmt(format_args!("StatsCounts[{}] += {bytes}", first + 1));
         }
         if self.schema.options.profile_labels {
             b.line("debug.profileend()");

@@ -9,6 +9,7 @@
 use blinkblox_schema::model::{Reliability, Side, StreamDecl};
 
 use super::builder::CodeBuilder;
+use super::delta;
 use super::markers::{describe, marker};
 use super::module::ModuleGen;
 use super::payload::Param;
@@ -25,7 +26,7 @@ pub fn stream_key(stream: &StreamDecl) -> String {
 }
 
 /// `Set`/`Get` in the schema's casing (the same in all three).
-fn set_get(mg: &ModuleGen) -> (&'static str, &'static str) {
+pub fn set_get(mg: &ModuleGen) -> (&'static str, &'static str) {
     let casing = mg.schema.options.casing;
     (casing.pick("Set", "set", "set"), casing.pick("Get", "get", "get"))
 }
@@ -37,11 +38,16 @@ pub fn emit_streams(mg: &mut ModuleGen, body: &mut CodeBuilder) {
     if schema.streams.is_empty() {
         return;
     }
-    if schema.streams.iter().any(|s| s.from == mg.side) {
+    if schema.streams.iter().any(|s| s.from == mg.side && !s.delta) {
         body.line("local OutgoingStreamOf: { [string]: OutgoingStream } = {}");
     }
+    if schema.streams.iter().any(|s| s.from == mg.side && s.delta) {
+        body.line("local DeltaStreamOf: { [string]: DeltaStream } = {}");
+    }
     for stream in &schema.streams {
-        let (real, noop) = if stream.from == mg.side {
+        let (real, noop) = if stream.from == mg.side && stream.delta {
+            delta::sending_members(mg, body, stream)
+        } else if stream.from == mg.side {
             sending_members(mg, body, stream)
         } else {
             receiving_members(mg, body, stream)

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 mod broadcast;
 mod byte_runs;
 mod decode_loop;
+mod delta_streams;
 mod events;
 mod finite_floats;
 mod fixtures;

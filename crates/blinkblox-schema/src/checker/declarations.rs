@@ -271,6 +271,19 @@ impl<'a> Checker<'a> {
         else {
             return;
         };
+        let delta = match fields.get("Delta") {
+            None => false,
+            Some(field) => match &field.value {
+                DeclValue::Literal(ast::Literal {
+                    kind: LiteralKind::Bool(flag),
+                    ..
+                }) => *flag && self.delta_allowed(field.span, from, reliability, &data, data_span),
+                _ => {
+                    self.invalid_value(field, "`true` or `false`");
+                    return;
+                }
+            },
+        };
         let index = self.next_index(reliability, stream.name.span);
         sizes.push(SizeCheck {
             what: "stream",
@@ -287,6 +300,7 @@ impl<'a> Checker<'a> {
             from,
             reliability,
             per_player,
+            delta,
             data,
             index,
             span: stream.name.span,

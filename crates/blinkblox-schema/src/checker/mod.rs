@@ -11,6 +11,7 @@
 //!    channel indices and size limits.
 
 mod declarations;
+mod delta;
 mod generics;
 pub mod layout;
 mod names;

@@ -224,6 +224,12 @@ pub const STREAM_FIELDS: &[Field] = &[
         takes: Takes::Other,
         required: true,
     },
+    Field {
+        key: "Delta",
+        about: "`true`: send what changed since the value each player has (a reliable server stream of a struct or a map)",
+        takes: Takes::Boolean,
+        required: false,
+    },
 ];
 
 /// The fields of a declaration keyword's block.

@@ -20,6 +20,7 @@
 
 mod byte_runs;
 mod collections;
+mod delta;
 mod enums;
 mod finite;
 mod instances;
