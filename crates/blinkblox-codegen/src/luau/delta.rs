@@ -1,6 +1,6 @@
 //! Delta streams (`Delta: true`) in the modules. On the server, `Set` keeps the value's parts
 //! as bytes, each written as it would be alone: a struct's fields in declaration order, a
-//! map's entries by their key's bytes (`Snapshot<Name>`); the flush compares them with the
+//! map's entries (key and value bytes together) by key (`Snapshot<Name>`); the flush compares them with the
 //! parts last sent and sends the changes (`runtime/delta_streams.luau`). On the client the
 //! decode loop reads the record into a new value (`read/delta.rs`) and hands it on as any
 //! stream's value.
@@ -26,12 +26,19 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
     let snapshot = mg.function_name("Snapshot", &stream.scope, &stream.name);
     body.line(marker(&stream.scope, &stream.name, Some("delta stream")));
     let data = resolve(schema, &stream.data);
-    let (is_map, fields) = match &data.kind {
-        TypeKind::Struct(body) => (false, body.fields.len()),
-        _ => (true, 0),
+    let (is_map, fields, key_size) = match &data.kind {
+        TypeKind::Struct(body) => (false, body.fields.len(), 0),
+        TypeKind::Map { key, .. } => (true, 0, resolve(schema, key).layout.fixed_size.unwrap_or(0)),
+        _ => (true, 0, 0),
     };
-    let parts_type = if is_map { "{ [string]: string }" } else { "{ string }" };
-    mg.open_function(body, &snapshot, &format!("(Value: {value_type}): {parts_type}"));
+    // A map whose keys vary in size also says where each key's bytes end.
+    let with_ends = is_map && key_size == 0;
+    let returns = match (is_map, with_ends) {
+        (false, _) => "{ string }",
+        (true, false) => "{ [any]: string }",
+        (true, true) => "({ [any]: string }, { [any]: number })",
+    };
+    mg.open_function(body, &snapshot, &format!("(Value: {value_type}): {returns}"));
     body.line("BeginScratch()");
     match &data.kind {
         TypeKind::Struct(structure) => {
@@ -48,25 +55,35 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
             }
         }
         TypeKind::Map { key, value, .. } => {
-            body.line("local Parts: { [string]: string } = {}");
+            body.line("local Parts: { [any]: string } = {}");
+            if with_ends {
+                body.line("local Ends: { [any]: number } = {}");
+            }
             body.open("for Key, Item in Value do");
             let mut writer = mg.writer(body, "\"\"".into());
             writer.scoped(|w| w.write(key, "Key"));
-            writer.b.line("local KeyEnd = SendCursor");
+            if with_ends {
+                writer.b.line("Ends[Key] = SendCursor");
+            }
             writer.scoped(|w| w.write(value, "Item"));
-            writer.b.line(
-                "Parts[buffer.readstring(SendBuffer, 0, KeyEnd)] = buffer.readstring(SendBuffer, KeyEnd, SendCursor - KeyEnd)",
-            );
+            // The key's bytes and the value's, as the record carries them.
+            writer
+                .b
+                .line("Parts[Key] = buffer.readstring(SendBuffer, 0, SendCursor)");
             writer.b.line("SendCursor = 0");
             body.close("end");
         }
         _ => {}
     }
     body.line("EndScratch()");
-    body.line("return Parts");
+    body.line(if with_ends {
+        "return Parts, Ends"
+    } else {
+        "return Parts"
+    });
     body.close("end");
     body.line_fmt(format_args!(
-        "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {}, {})",
+        "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {key_size}, {}, {})",
         index_prefix(mg, stream),
         fields.div_ceil(8),
         stream.per_player,

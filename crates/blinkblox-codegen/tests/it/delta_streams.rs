@@ -16,6 +16,7 @@ stream Me {
     From: Server, Type: Reliable, Per: Player, Delta: true,
     Data: struct { hp: u8, name: string, alive: boolean, level: u16? },
 }
+stream Scores { From: Server, Type: Reliable, Delta: true, Data: map { [string]: u16 } }
 "#;
 
 /// Sets up 64 units on the server and a listener on every client that keeps the last value.
@@ -222,6 +223,41 @@ fn a_struct_stream_per_player_sends_the_fields_that_changed() {
             .eval("local m = shared.me return `{m.hp} {m.name} {m.alive} {m.level}`")
             .expect("second");
         assert_eq!(second, "50 second false nil", "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn keys_of_any_length_are_added_changed_and_removed() {
+    let modules = compile(SCHEMA);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.client(0)
+            .expect("client")
+            .exec("require('Net').Scores.On(function(scores) shared.scores = scores end)")
+            .expect("listener");
+        let scores = |sim: &Simulation| -> String {
+            sim.client(0)
+                .expect("client")
+                .eval("local out = {} for k, v in shared.scores do table.insert(out, `{k}={v}`) end table.sort(out) return table.concat(out, ' ')")
+                .expect("scores")
+        };
+        let long = "x".repeat(200);
+        sim.server()
+            .exec(&format!(
+                "require('Net').Scores.Set({{ a = 1, bob = 2, ['{long}'] = 3 }})"
+            ))
+            .expect("set");
+        sim.steps(2).expect("steps");
+        assert_eq!(scores(&sim), format!("a=1 bob=2 {long}=3"), "{mode:?}");
+        sim.server()
+            .exec("require('Net').Scores.Set({ bob = 5, carol = 6 })")
+            .expect("change");
+        let bytes = step_bytes(&mut sim);
+        assert_eq!(scores(&sim), "bob=5 carol=6", "{mode:?}");
+        // Two removed keys (1 + 1 and 2 + 200 bytes) and two entries (1 + 3 + 2, 1 + 5 + 2)
+        // after the index, the kind, the version and the two counts.
+        assert_eq!(bytes, 3 + 1 + 2 + 202 + 1 + 6 + 8, "{mode:?}");
         assert_no_errors(&sim);
     }
 }
