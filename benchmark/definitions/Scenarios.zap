@@ -54,3 +54,16 @@ event SelfState = {
 	call: SingleSync,
 	data: Unit,
 }
+
+type Positioned = struct {
+	id: u16,
+	position: Vector3,
+	health: u8,
+}
+
+event PositionsWhole = {
+	from: Server,
+	type: Reliable,
+	call: SingleSync,
+	data: Positioned[0..64],
+}

@@ -87,8 +87,16 @@ impl RivalsTables<'_> {
              same with BlinkBlox's BatchUnreliable. Instances: 100 reliable events a frame to one player, each \
              carrying a part. WorldState: 16 units a frame to 50 players in one unreliable broadcast. SelfState: \
              each of 50 players their own unit a frame, unreliable. ManyEvents: 100 reliable events a frame to \
-             one player over 128 declarations, for the code generators.\n\n\
-             Each cell is send, decode, remote calls a frame: milliseconds a frame, medians. \"Send\" is the \
+             one player over 128 declarations, for the code generators. Positions: 64 units (a u16 id, a position \
+             on a 1/64-stud grid within ±2048 studs, a u8 health) to 50 players a frame, reliable, 10 of them moving \
+             and 2 losing health each frame; each code generator sends them its best way that keeps the precision \
+             (BlinkBlox: a delta stream of quantized positions, benchmark/definitions/Scenarios.blink; Blink and \
+             zap: an array of f32 vectors), and every player checks that no position is off by more than half a \
+             step. PositionsWhole: the same frames as an array of f32 vectors on every code generator (BlinkBlox \
+             without quantized numbers or delta streams).\n\n\
+             Each cell is send, decode, remote calls a frame, bytes a second: milliseconds a frame, medians, and \
+             the bytes reaching each receiver a second at 60 frames a second (a FireAllClients counts for every \
+             player). \"Send\" is the \
              sender's fires and flush; a library that flushes on Heartbeat or PostSimulation by itself adds that \
              frame's time, less what the embedded runtime's frame costs with nothing loaded. \"Decode\" is one \
              receiver's decode and listeners, the mean over the players (the server's for the inputs). Remote \
@@ -133,7 +141,7 @@ impl RivalsTables<'_> {
                     let cell = match outcome {
                         None => "–".to_string(),
                         Some(RivalOutcome::Measured(figures)) => format!(
-                            "{}, {}, {} {}",
+                            "{}, {}, {} {}, {:.0} B/s",
                             ms(figures.send.median_ms),
                             ms(figures.decode.median_ms),
                             bytes(figures.calls_per_frame),
@@ -141,7 +149,8 @@ impl RivalsTables<'_> {
                                 "call"
                             } else {
                                 "calls"
-                            }
+                            },
+                            figures.bytes_per_second
                         ),
                         Some(RivalOutcome::Unsupported(reason)) => reason.clone(),
                         Some(RivalOutcome::Failed(_)) => "failed".to_string(),

@@ -1,6 +1,7 @@
 //! The Rivals benches: the crowd, unreliable and Instance scenarios on every tool.
 //! Broadcast, UnreliableInput (and BlinkBlox's BatchUnreliable variant), Instances,
-//! WorldState, SelfState and, for the code generators, ManyEvents.
+//! WorldState, SelfState and, for the code generators, ManyEvents, Positions and
+//! PositionsWhole.
 //!
 //! The Luau half is `benchmark/harness/rivals.luau` (the values, the frame's loop, the timing
 //! and the receivers' checks, shared by every tool) and one adapter per tool in
@@ -32,7 +33,7 @@ use crate::turns::{Pace, TURN_FRAMES, take_turns};
 use blinkblox_luau::Mode;
 
 /// The Rivals scenarios, in the order the table shows them.
-pub const RIVALS: [&str; 7] = [
+pub const RIVALS: [&str; 9] = [
     "Broadcast",
     "UnreliableInput",
     "UnreliableInputBatched",
@@ -40,6 +41,8 @@ pub const RIVALS: [&str; 7] = [
     "WorldState",
     "SelfState",
     "ManyEvents",
+    "Positions",
+    "PositionsWhole",
 ];
 
 /// What one (scenario, tool, mode) row came to.

@@ -8,7 +8,7 @@ use crate::runtime::WARMUP_FRAMES;
 use crate::simulation::lua_error;
 use crate::stats::Stats;
 use crate::turns::Turn;
-use blinkblox_luau::Simulation;
+use blinkblox_luau::{CallKind, Simulation, Traffic};
 
 /// What one scenario row measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,6 +19,10 @@ pub struct ScenarioFigures {
     pub decode: Stats,
     /// Remote calls a frame (a FireAllClients is one call, a FireClient per player one each).
     pub calls_per_frame: f64,
+    /// Bytes a second reaching each receiver at 60 frames a second: to players, a
+    /// FireAllClients' bytes count for every player and a FireClient's for its player, averaged
+    /// over the players; to the server, what the sender fired.
+    pub bytes_per_second: f64,
     pub players: usize,
     /// The frames timed.
     pub frames: u32,
@@ -67,6 +71,8 @@ pub(crate) struct ScenarioSamples {
     sends: Vec<f64>,
     decodes: Vec<f64>,
     calls: u64,
+    /// Bytes reaching one receiver, summed over the timed frames.
+    receiver_bytes: f64,
 }
 
 impl ScenarioSamples {
@@ -77,6 +83,7 @@ impl ScenarioSamples {
             send: stats(&self.sends)?,
             decode: stats(&self.decodes)?,
             calls_per_frame: self.calls as f64 / self.sends.len() as f64,
+            bytes_per_second: self.receiver_bytes / self.sends.len() as f64 * FRAMES_PER_SECOND,
             players: spec.players,
             frames: self.sends.len() as u32,
         })
@@ -137,6 +144,7 @@ pub(crate) fn drive_into(
             samples.sends.push(send);
             samples.decodes.push(decode);
             samples.calls += traffic.total().calls;
+            samples.receiver_bytes += receiver_bytes(&traffic, spec);
         }
         frame += 1;
     }
@@ -146,6 +154,21 @@ pub(crate) fn drive_into(
     }
     check_received(sim, spec, u64::from(frame))?;
     Ok(frame - WARMUP_FRAMES)
+}
+
+/// Frames a second the bytes are counted over (Roblox's Heartbeat rate).
+const FRAMES_PER_SECOND: f64 = 60.0;
+
+/// The bytes of one frame's remote calls that reach one receiver (the mean over the players).
+fn receiver_bytes(traffic: &Traffic, spec: ScenarioSpec) -> f64 {
+    match spec.direction {
+        Direction::ToPlayers => {
+            let everyone = traffic.kind(CallKind::FireAllClients).bytes as f64;
+            let personal = traffic.kind(CallKind::FireClient).bytes as f64;
+            everyone + personal / spec.players.max(1) as f64
+        }
+        Direction::ToServer => traffic.kind(CallKind::FireServer).bytes as f64,
+    }
 }
 
 /// Nothing raised, and every receiver's listeners got every value sent to it intact.

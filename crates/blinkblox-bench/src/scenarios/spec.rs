@@ -61,7 +61,7 @@ pub(crate) fn spec(scenario: &str) -> Option<ScenarioSpec> {
         "UnreliableInput" => (Schema::Scenarios, 1, Direction::ToServer, 8),
         "UnreliableInputBatched" => (Schema::ScenariosBatched, 1, Direction::ToServer, 8),
         "Instances" => (Schema::Scenarios, 1, Direction::ToPlayers, 100),
-        "WorldState" | "SelfState" | "BroadcastStream" | "PlayerStream" => {
+        "WorldState" | "SelfState" | "BroadcastStream" | "PlayerStream" | "Positions" | "PositionsWhole" => {
             (Schema::Scenarios, 50, Direction::ToPlayers, 1)
         }
         _ => return None,

@@ -72,6 +72,11 @@ pub(super) fn select_benches(names: &[String]) -> Result<Selection, BenchError> 
             {
                 selection.rivals.push(rival);
             }
+        } else if let Some(rival) = RIVALS.iter().find(|rival| rival.eq_ignore_ascii_case(name)) {
+            // A scenario only the Rivals have (ManyEvents, Positions) runs across tools.
+            if !selection.rivals.contains(rival) {
+                selection.rivals.push(rival);
+            }
         } else if let Some((group, why)) = GROUPS_STUDIO_ONLY
             .iter()
             .find(|(group, _)| group.eq_ignore_ascii_case(name))
@@ -87,7 +92,12 @@ pub(super) fn select_benches(names: &[String]) -> Result<Selection, BenchError> 
                     BenchError::new(format!("no bench is named like `{name}`")).with_help(format!(
                         "the benches are {}, {MODULE_LOAD}; the scenarios are {}; the groups are Runtime, Performance, Scenarios, Rivals, {}",
                         RUNTIME_BENCHES.join(", "),
-                        SCENARIOS.join(", "),
+                        SCENARIOS
+                            .iter()
+                            .chain(RIVALS.iter().filter(|rival| !SCENARIOS.contains(rival)))
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .join(", "),
                         GROUPS_STUDIO_ONLY.map(|(group, _)| group).join(", ")
                     )),
                 );

@@ -599,10 +599,14 @@ fn rivals_table(report: &str, heading: &str) -> (Vec<String>, Vec<Vec<String>>) 
     (lines[0].clone(), lines[2..].to_vec())
 }
 
-/// A measured Rivals cell, `send, decode, N call(s)`: the two times and the remote calls.
-fn rival_cell(cell: &str, what: &str) -> (f64, f64, String) {
+/// A measured Rivals cell, `send, decode, N call(s), B B/s`: the two times, the remote calls
+/// and the bytes a second each receiver gets.
+fn rival_cell(cell: &str, what: &str) -> (f64, f64, String, f64) {
     let parts: Vec<&str> = cell.split(", ").collect();
-    assert_eq!(parts.len(), 3, "{what}: `{cell}` is not `send, decode, N calls`");
+    assert_eq!(parts.len(), 4, "{what}: `{cell}` is not `send, decode, N calls, B B/s`");
+    let rate = parts[3]
+        .strip_suffix(" B/s")
+        .unwrap_or_else(|| panic!("{what}: `{}` is not `B B/s`", parts[3]));
     let (calls, unit) = parts[2]
         .split_once(' ')
         .unwrap_or_else(|| panic!("{what}: `{}` is not `N calls`", parts[2]));
@@ -611,6 +615,7 @@ fn rival_cell(cell: &str, what: &str) -> (f64, f64, String) {
         number(parts[0], &format!("{what} send")),
         number(parts[1], &format!("{what} decode")),
         calls.to_string(),
+        number(rate, &format!("{what} bytes a second")),
     )
 }
 
@@ -626,7 +631,7 @@ fn rivals_run_on_blinkblox_and_write_a_table_per_mode() {
     assert_eq!(output.status.code(), Some(0), "{err}");
     assert!(err.contains("Finished Rivals SelfState / native"), "{err}");
     let ran: Vec<&str> = err.lines().filter(|line| line.contains("Ran Rivals")).collect();
-    assert_eq!(ran.len(), 14, "{err}");
+    assert_eq!(ran.len(), 18, "{err}");
     for line in &ran {
         let frames: u32 = line
             .rsplit(", ")
@@ -658,7 +663,10 @@ fn rivals_run_on_blinkblox_and_write_a_table_per_mode() {
         ("WorldState", "1"),
         ("SelfState", "50"),
         ("ManyEvents", "1"),
+        ("Positions", "1"),
+        ("PositionsWhole", "1"),
     ];
+    let mut rates = Vec::new();
     for heading in ["### Natively compiled", "### Interpreted"] {
         let (header, rows) = rivals_table(&report, heading);
         assert_eq!(header, ["Scenario", "BlinkBlox"], "{heading}");
@@ -666,10 +674,26 @@ fn rivals_run_on_blinkblox_and_write_a_table_per_mode() {
         for (row, (scenario, calls)) in rows.iter().zip(expected) {
             assert_eq!(row.len(), 2, "{heading}: {row:?}");
             assert_eq!(row[0], scenario, "{heading}");
-            let (_, _, measured_calls) = rival_cell(&row[1], &format!("{heading} {scenario}"));
+            let (_, _, measured_calls, rate) = rival_cell(&row[1], &format!("{heading} {scenario}"));
             assert_eq!(measured_calls, calls, "{heading} {scenario}: remote calls a frame");
+            rates.push((scenario, rate));
         }
     }
+    // What the delta stream of quantized positions saves: the same frames whole are several
+    // times the bytes (each frame moves 10 of 64 units and hurts 2).
+    let rate = |name: &str| {
+        rates
+            .iter()
+            .find(|(scenario, _)| *scenario == name)
+            .map(|(_, rate)| *rate)
+    };
+    let (Some(delta), Some(whole)) = (rate("Positions"), rate("PositionsWhole")) else {
+        panic!("no Positions rows: {rates:?}");
+    };
+    assert!(
+        delta * 5.0 < whole,
+        "Positions {delta} B/s against PositionsWhole {whole} B/s"
+    );
 }
 
 #[test]
