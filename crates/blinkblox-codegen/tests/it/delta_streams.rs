@@ -72,18 +72,24 @@ fn step_bytes(sim: &mut Simulation) -> u64 {
     bytes
 }
 
+/// A simulation of `players` with the units set up on the server and every client listening.
+fn with_units(modules: &crate::support::Modules, mode: Mode, players: usize) -> Simulation {
+    let sim = start(modules, mode, players);
+    sim.server().exec(SERVER_SETUP).expect("server");
+    for (_, client) in sim.clients() {
+        client.exec(CLIENT_SETUP).expect("client");
+    }
+    sim.server()
+        .exec("require('Net').Units.Set(shared.units)")
+        .expect("set");
+    sim
+}
+
 #[test]
 fn a_map_stream_sends_only_the_entries_that_changed() {
     let modules = compile(SCHEMA);
     for mode in MODES {
-        let mut sim = start(&modules, mode, 2);
-        sim.server().exec(SERVER_SETUP).expect("server");
-        for (_, client) in sim.clients() {
-            client.exec(CLIENT_SETUP).expect("client");
-        }
-        sim.server()
-            .exec("require('Net').Units.Set(shared.units)")
-            .expect("set");
+        let mut sim = with_units(&modules, mode, 2);
         // The whole map once: 64 entries of a key (2), a position (9) and a health (1).
         let whole = step_bytes(&mut sim);
         assert!(same_units(&sim, 0) && same_units(&sim, 1), "{mode:?}: the whole value");
@@ -122,12 +128,7 @@ fn a_map_stream_sends_only_the_entries_that_changed() {
 fn a_player_who_joins_late_gets_the_whole_value_then_the_changes() {
     let modules = compile(SCHEMA);
     for mode in MODES {
-        let mut sim = start(&modules, mode, 1);
-        sim.server().exec(SERVER_SETUP).expect("server");
-        sim.client(0).expect("client").exec(CLIENT_SETUP).expect("client");
-        sim.server()
-            .exec("require('Net').Units.Set(shared.units)")
-            .expect("set");
+        let mut sim = with_units(&modules, mode, 1);
         sim.step().expect("step");
         sim.server().exec("shared.move(10, 2)").expect("move");
         let late = sim.add_player().expect("join");
@@ -150,12 +151,7 @@ fn a_player_who_joins_late_gets_the_whole_value_then_the_changes() {
 #[test]
 fn the_whole_value_is_sent_again_at_regular_intervals() {
     let modules = compile(SCHEMA);
-    let mut sim = start(&modules, Mode::Interpreted, 1);
-    sim.server().exec(SERVER_SETUP).expect("server");
-    sim.client(0).expect("client").exec(CLIENT_SETUP).expect("client");
-    sim.server()
-        .exec("require('Net').Units.Set(shared.units)")
-        .expect("set");
+    let mut sim = with_units(&modules, Mode::Interpreted, 1);
     sim.step().expect("step");
     // A client that lost track (as when a yielding Sync listener cut a packet short) ignores
     // changes until the next whole value.

@@ -34,14 +34,20 @@ fn count(sim: &Simulation, world: Option<usize>, event: &str, field: &str) -> f6
         .expect("stats")
 }
 
+/// A simulation of `players` with listeners for every event the server receives.
+fn listening(modules: &crate::support::Modules, mode: Mode, players: usize) -> Simulation {
+    let sim = start(modules, mode, players);
+    sim.server()
+        .exec("local Net = require('Net') for _, name in { 'Hit', 'Say', 'Level' } do Net[name].On(function() end) end")
+        .expect("listeners");
+    sim
+}
+
 #[test]
 fn each_side_counts_the_records_and_bytes_it_writes_and_reads() {
     let modules = compile(&schema());
     for mode in MODES {
-        let mut sim = start(&modules, mode, 1);
-        sim.server()
-            .exec("local Net = require('Net') Net.Hit.On(function() end) Net.Say.On(function() end)")
-            .expect("listeners");
+        let mut sim = listening(&modules, mode, 1);
         sim.client(0)
             .expect("client")
             .exec("local Net = require('Net') Net.Score.On(function() end) for i = 1, 3 do Net.Hit.Fire(i) end Net.Say.Fire('hello')")
@@ -70,10 +76,7 @@ fn each_side_counts_the_records_and_bytes_it_writes_and_reads() {
 fn rates_are_a_second_of_game_time_and_drops_count_by_reason() {
     let modules = compile(&schema());
     for mode in MODES {
-        let mut sim = start(&modules, mode, 1);
-        sim.server()
-            .exec("local Net = require('Net') Net.Hit.On(function() end) Net.Level.On(function() end)")
-            .expect("listeners");
+        let mut sim = listening(&modules, mode, 1);
         // The first call closes the window the module opened when it loaded.
         sim.server().exec("require('Net').Stats()").expect("stats");
         for _ in 0..60 {
@@ -108,10 +111,7 @@ fn rates_are_a_second_of_game_time_and_drops_count_by_reason() {
 fn every_label_a_record_opens_is_closed_even_when_its_packet_fails() {
     let modules = compile(&schema());
     for mode in MODES {
-        let mut sim = start(&modules, mode, 1);
-        sim.server()
-            .exec("local Net = require('Net') Net.Hit.On(function() end) Net.Level.On(function() end)")
-            .expect("listeners");
+        let mut sim = listening(&modules, mode, 1);
         sim.client(0)
             .expect("client")
             .exec("require('Net').Hit.Fire(1) require('Net').Level.Fire(5)")
