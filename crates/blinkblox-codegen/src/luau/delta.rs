@@ -60,17 +60,32 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
                 body.line("local Ends: { [any]: number } = {}");
             }
             body.open("for Key, Item in Value do");
+            let entry_size = resolve(schema, value).layout.fixed_size.filter(|_| key_size > 0);
             let mut writer = mg.writer(body, "\"\"".into());
-            writer.scoped(|w| w.write(key, "Key"));
-            if with_ends {
-                writer.b.line("Ends[Key] = SendCursor");
+            match entry_size {
+                // Key and value of fixed size: one reservation, both written at their offsets.
+                Some(value_size) => {
+                    let size = key_size + value_size;
+                    writer.b.line_fmt(format_args!("local At = Allocate({size})"));
+                    writer.scoped(|w| w.write_at(key, "Key", "At"));
+                    writer.scoped(|w| w.write_at(value, "Item", &format!("At + {key_size}")));
+                    writer
+                        .b
+                        .line_fmt(format_args!("Parts[Key] = buffer.readstring(SendBuffer, At, {size})"));
+                }
+                None => {
+                    writer.scoped(|w| w.write(key, "Key"));
+                    if with_ends {
+                        writer.b.line("Ends[Key] = SendCursor");
+                    }
+                    writer.scoped(|w| w.write(value, "Item"));
+                    // The key's bytes and the value's, as the record carries them.
+                    writer
+                        .b
+                        .line("Parts[Key] = buffer.readstring(SendBuffer, 0, SendCursor)");
+                    writer.b.line("SendCursor = 0");
+                }
             }
-            writer.scoped(|w| w.write(value, "Item"));
-            // The key's bytes and the value's, as the record carries them.
-            writer
-                .b
-                .line("Parts[Key] = buffer.readstring(SendBuffer, 0, SendCursor)");
-            writer.b.line("SendCursor = 0");
             body.close("end");
         }
         _ => {}
