@@ -216,6 +216,10 @@ fn emit_step_replication(b: &mut CodeBuilder, schema: &Schema) {
         || schema.streams.iter().any(|s| s.from == Side::Client)
         || schema.types.iter().any(|t| t.exported);
     b.open("@native local function StepReplication()");
+    if schema.options.profile_labels {
+        // A write that raised left its label open: the frame's sends end here.
+        b.line("CloseWriteLabel()");
+    }
     if writes {
         b.line("CloseFailedWrite()");
     }

@@ -1,9 +1,9 @@
 //! Delta streams (`Delta: true`) in the modules. On the server, `Set` keeps the value's parts
 //! as bytes, each written as it would be alone: a struct's fields in declaration order, a
-//! map's entries (key and value bytes together) by key (`Snapshot<Name>`); the flush compares them with the
-//! parts last sent and sends the changes (`runtime/delta_streams.luau`). On the client the
-//! decode loop reads the record into a new value (`read/delta.rs`) and hands it on as any
-//! stream's value.
+//! map's entries (key and value bytes together) by their key's bytes (`Snapshot<Name>`);
+//! the flush compares them with the parts last sent and sends the changes
+//! (`runtime/delta_streams.luau`). On the client the decode loop reads the record into a new
+//! value (`read/delta.rs`) and hands it on as any stream's value.
 
 use blinkblox_schema::model::{Reliability, StreamDecl, TypeKind};
 use blinkblox_schema::wire::resolve;
@@ -26,18 +26,11 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
     let snapshot = mg.function_name("Snapshot", &stream.scope, &stream.name);
     body.line(marker(&stream.scope, &stream.name, Some("delta stream")));
     let data = resolve(schema, &stream.data);
-    let (is_map, fields, key_size) = match &data.kind {
-        TypeKind::Struct(body) => (false, body.fields.len(), 0),
-        TypeKind::Map { key, .. } => (true, 0, resolve(schema, key).layout.fixed_size.unwrap_or(0)),
-        _ => (true, 0, 0),
+    let (is_map, fields) = match &data.kind {
+        TypeKind::Struct(body) => (false, body.fields.len()),
+        _ => (true, 0),
     };
-    // A map whose keys vary in size also says where each key's bytes end.
-    let with_ends = is_map && key_size == 0;
-    let returns = match (is_map, with_ends) {
-        (false, _) => "{ string }",
-        (true, false) => "{ [any]: string }",
-        (true, true) => "({ [any]: string }, { [any]: number })",
-    };
+    let returns = if is_map { "{ [string]: string }" } else { "{ string }" };
     mg.open_function(body, &snapshot, &format!("(Value: {value_type}): {returns}"));
     body.line("BeginScratch()");
     match &data.kind {
@@ -55,34 +48,34 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
             }
         }
         TypeKind::Map { key, value, .. } => {
-            body.line("local Parts: { [any]: string } = {}");
-            if with_ends {
-                body.line("local Ends: { [any]: number } = {}");
-            }
+            // By the key's bytes: two keys the wire cannot tell apart are one entry, as the
+            // client will see them.
+            body.line("local Parts: { [string]: string } = {}");
             body.open("for Key, Item in Value do");
-            let entry_size = resolve(schema, value).layout.fixed_size.filter(|_| key_size > 0);
+            let sizes = resolve(schema, key)
+                .layout
+                .fixed_size
+                .zip(resolve(schema, value).layout.fixed_size);
             let mut writer = mg.writer(body, "\"\"".into());
-            match entry_size {
+            match sizes {
                 // Key and value of fixed size: one reservation, both written at their offsets.
-                Some(value_size) => {
+                Some((key_size, value_size)) => {
                     let size = key_size + value_size;
                     writer.b.line_fmt(format_args!("local At = Allocate({size})"));
                     writer.scoped(|w| w.write_at(key, "Key", "At"));
                     writer.scoped(|w| w.write_at(value, "Item", &format!("At + {key_size}")));
-                    writer
-                        .b
-                        .line_fmt(format_args!("Parts[Key] = buffer.readstring(SendBuffer, At, {size})"));
+                    writer.b.line_fmt(format_args!(
+                        "Parts[buffer.readstring(SendBuffer, At, {key_size})] = buffer.readstring(SendBuffer, At, {size})"
+                    ));
                 }
                 None => {
                     writer.scoped(|w| w.write(key, "Key"));
-                    if with_ends {
-                        writer.b.line("Ends[Key] = SendCursor");
-                    }
+                    writer.b.line("local KeyEnd = SendCursor");
                     writer.scoped(|w| w.write(value, "Item"));
                     // The key's bytes and the value's, as the record carries them.
-                    writer
-                        .b
-                        .line("Parts[Key] = buffer.readstring(SendBuffer, 0, SendCursor)");
+                    writer.b.line(
+                        "Parts[buffer.readstring(SendBuffer, 0, KeyEnd)] = buffer.readstring(SendBuffer, 0, SendCursor)",
+                    );
                     writer.b.line("SendCursor = 0");
                 }
             }
@@ -91,14 +84,10 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
         _ => {}
     }
     body.line("EndScratch()");
-    body.line(if with_ends {
-        "return Parts, Ends"
-    } else {
-        "return Parts"
-    });
+    body.line("return Parts");
     body.close("end");
     body.line_fmt(format_args!(
-        "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {key_size}, {}, {})",
+        "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {}, {})",
         index_prefix(mg, stream),
         fields.div_ceil(8),
         stream.per_player,

@@ -33,6 +33,7 @@ pub const SLOTS: Part = part!("slots.luau");
 pub const F16: Part = part!("f16.luau");
 pub const WRITE_ERROR: Part = part!("write_error.luau");
 pub const QUANTIZE_OUTSIDE: Part = part!("quantize_outside.luau");
+pub const WRITE_LABELS: Part = part!("write_labels.luau");
 pub const TWO_FORMS: Part = part!("two_forms.luau");
 pub const BOOLEAN_WORDS: Part = part!("boolean_words.luau");
 pub const BOOLEAN_ROWS: Part = part!("boolean_rows.luau");
@@ -80,6 +81,7 @@ pub const SERVER: &[Part] = &[
     F16,
     WRITE_ERROR,
     QUANTIZE_OUTSIDE,
+    WRITE_LABELS,
     TWO_FORMS,
     BOOLEAN_WORDS,
     BOOLEAN_ROWS,
@@ -120,6 +122,7 @@ pub const CLIENT: &[Part] = &[
     F16,
     WRITE_ERROR,
     QUANTIZE_OUTSIDE,
+    WRITE_LABELS,
     TWO_FORMS,
     BOOLEAN_WORDS,
     BOOLEAN_ROWS,
@@ -158,6 +161,7 @@ pub const TYPES: &[Part] = &[
     F16,
     WRITE_ERROR,
     QUANTIZE_OUTSIDE,
+    WRITE_LABELS,
     TWO_FORMS,
     BOOLEAN_WORDS,
     BOOLEAN_ROWS,

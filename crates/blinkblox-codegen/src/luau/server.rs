@@ -94,6 +94,8 @@ struct Sends {
     streams: bool,
     /// Server streams with `Delta: true` (their own flush, joins and leaves).
     delta_streams: bool,
+    /// ProfileLabels: every record's write is a label.
+    write_labels: bool,
     received_streams: bool,
     functions: bool,
     /// Whether anything arrives on each channel (else its remote is not listened to).
@@ -124,6 +126,7 @@ impl Sends {
                 || server_streams(Reliability::Unreliable),
             streams: schema.streams.iter().any(|s| s.from == Side::Server && !s.delta),
             delta_streams: schema.streams.iter().any(|s| s.from == Side::Server && s.delta),
+            write_labels: schema.options.profile_labels,
             received_streams: schema.streams.iter().any(|s| s.from == Side::Client),
             functions: !schema.functions.is_empty(),
             receives_reliable: !mg.received(Reliability::Reliable).is_empty(),
@@ -367,6 +370,10 @@ fn on_function_members(mg: &ModuleGen, function: &FunctionDecl, respond: &str) -
 /// `StepReplication`: the streams' records into the batches, then every batch sent.
 fn emit_step_replication(b: &mut CodeBuilder, sends: &Sends) {
     b.open("@native local function StepReplication()");
+    if sends.write_labels {
+        // A write that raised left its label open: the frame's sends end here.
+        b.line("CloseWriteLabel()");
+    }
     if sends.skips {
         // A player who joins from now on gets the next frame's broadcast: no records to skip.
         b.line("table.clear(ListedRanges)");

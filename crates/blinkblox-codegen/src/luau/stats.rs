@@ -90,16 +90,18 @@ impl<'a> RecordStats<'a> {
             return;
         }
         let name = name_at(self.schema, self.reliability, self.index);
-        let verb = match self.direction {
-            Direction::Sent => "write",
-            Direction::Received => "read",
-        };
-        b.line_fmt(format_args!(
-            "debug.profilebegin({})",
-            string_literal(&format!("{name} {verb}"))
-        ));
-        if self.direction == Direction::Received {
-            b.line("OpenReadLabels = 1");
+        match self.direction {
+            Direction::Sent => b.line_fmt(format_args!(
+                "BeginWriteLabel({})",
+                string_literal(&format!("{name} write"))
+            )),
+            Direction::Received => {
+                b.line_fmt(format_args!(
+                    "debug.profilebegin({})",
+                    string_literal(&format!("{name} read"))
+                ));
+                b.line("OpenReadLabels = 1");
+            }
         }
     }
 
@@ -115,9 +117,12 @@ impl<'a> RecordStats<'a> {
             b.line_fmt(format_args!("StatsCounts[{}] += {bytes}", first + 1));
         }
         if self.schema.options.profile_labels {
-            b.line("debug.profileend()");
-            if self.direction == Direction::Received {
-                b.line("OpenReadLabels = 0");
+            match self.direction {
+                Direction::Sent => b.line("CloseWriteLabel()"),
+                Direction::Received => {
+                    b.line("debug.profileend()");
+                    b.line("OpenReadLabels = 0");
+                }
             }
         }
     }

@@ -17,6 +17,7 @@ stream Me {
     Data: struct { hp: u8, name: string, alive: boolean, level: u16? },
 }
 stream Scores { From: Server, Type: Reliable, Delta: true, Data: map { [string]: u16 } }
+stream Steps { From: Server, Type: Reliable, Delta: true, Data: map { [f32(0..1 step 1/8)]: u8 } }
 "#;
 
 /// Sets up 64 units on the server and a listener on every client that keeps the last value.
@@ -256,4 +257,52 @@ fn keys_of_any_length_are_added_changed_and_removed() {
         assert_eq!(bytes, 3 + 1 + 2 + 202 + 1 + 6 + 8, "{mode:?}");
         assert_no_errors(&sim);
     }
+}
+
+#[test]
+fn keys_the_wire_cannot_tell_apart_are_one_entry_on_both_sides() {
+    let modules = compile(SCHEMA);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.client(0)
+            .expect("client")
+            .exec("require('Net').Steps.On(function(steps) shared.steps = steps end)")
+            .expect("listener");
+        let steps = |sim: &Simulation| -> String {
+            sim.client(0)
+                .expect("client")
+                .eval("local out = {} for k, v in shared.steps do table.insert(out, `{k}={v}`) end table.sort(out) return table.concat(out, ' ')")
+                .expect("steps")
+        };
+        // 0.01 and 0.02 both round to the step 0.
+        sim.server()
+            .exec("require('Net').Steps.Set({ [0.01] = 1, [0.02] = 1, [0.5] = 2 })")
+            .expect("set");
+        sim.steps(2).expect("steps");
+        assert_eq!(steps(&sim), "0.5=2 0=1", "{mode:?}");
+        sim.server()
+            .exec("require('Net').Steps.Set({ [0.02] = 1 })")
+            .expect("set");
+        sim.steps(2).expect("steps");
+        assert_eq!(steps(&sim), "0=1", "{mode:?}: the step 0 stays, 0.5 goes");
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn a_whole_value_follows_five_seconds_after_the_last_one_at_the_next_change() {
+    let modules = compile(SCHEMA);
+    let mut sim = with_units(&modules, Mode::Interpreted, 1);
+    let first = step_bytes(&mut sim);
+    assert!(first > 64 * 12, "the first record is whole: {first} bytes");
+    // A change every two seconds: at 2 s and 4 s changes, at 6 s the whole value again.
+    let mut records = Vec::new();
+    for _ in 0..3 {
+        sim.steps(118).expect("two seconds");
+        sim.server().exec("shared.move(1, 0)").expect("move");
+        records.push(step_bytes(&mut sim));
+    }
+    assert!(records[0] < 64 && records[1] < 64, "changes: {records:?}");
+    assert!(records[2] > 64 * 12, "whole after five seconds: {records:?}");
+    assert!(same_units(&sim, 0));
 }

@@ -14,6 +14,7 @@ event Hit { From: Client, Type: Reliable, Call: ManySync, Data: u8 }
 event Say { From: Client, Type: Unreliable, Call: ManySync, Data: string }
 event Level { From: Client, Type: Reliable, Call: ManySync, Data: u8(0..10) }
 event Score { From: Server, Type: Reliable, Call: ManySync, Data: u16[] }
+event Aim { From: Client, Type: Reliable, Call: ManySync, Data: f32(0..1 step 1/8) }
 "#;
 
 const HIT: u8 = 0;
@@ -146,4 +147,32 @@ fn without_the_options_the_modules_count_and_label_nothing() {
     let stats: bool = sim.server().eval("return require('Net').Stats == nil").expect("member");
     assert!(stats, "no Stats member without the option");
     sim.step().expect("step");
+}
+
+#[test]
+fn a_write_that_raises_leaves_no_label_open_past_the_next_write_or_flush() {
+    let modules = compile(&schema());
+    for mode in MODES {
+        let mut sim = listening(&modules, mode, 1);
+        let client = sim.client(0).expect("client");
+        // NaN has no step to round to: the write raises with its label open.
+        let raised: bool = client
+            .eval("return not pcall(require('Net').Aim.Fire, 0 / 0)")
+            .expect("fire NaN");
+        assert!(raised, "{mode:?}");
+        assert_eq!(
+            client.profile_labels().expect("labels").1,
+            1,
+            "{mode:?}: open until the next"
+        );
+        client.exec("require('Net').Hit.Fire(1)").expect("fire");
+        let (labels, open) = client.profile_labels().expect("labels");
+        assert_eq!(labels, ["Aim write", "Hit write"], "{mode:?}");
+        assert_eq!(open, 0, "{mode:?}: the next write closed the stuck label");
+        client.exec("pcall(require('Net').Aim.Fire, 0 / 0)").expect("fire NaN");
+        sim.step().expect("step");
+        let open = sim.client(0).expect("client").profile_labels().expect("labels").1;
+        assert_eq!(open, 0, "{mode:?}: the flush closed it");
+        assert_no_errors(&sim);
+    }
 }

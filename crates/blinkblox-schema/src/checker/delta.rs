@@ -40,6 +40,23 @@ impl Checker<'_> {
                 "neither a struct nor a map",
                 "a struct sends its changed fields, a map its added, removed and changed entries; wrap the value in a struct",
             ))
+        } else if let TypeKind::Map { key, .. } = &self.underlying(data).kind
+            && !matches!(
+                self.underlying(key).kind,
+                TypeKind::Number { .. }
+                    | TypeKind::Quantized(_)
+                    | TypeKind::String { .. }
+                    | TypeKind::Boolean
+                    | TypeKind::Enum(_)
+                    | TypeKind::Vector { .. }
+            )
+        {
+            Some((
+                "a delta map's key must be a number, a string, a boolean, an enum or a vector",
+                data_span,
+                "a key the client would make anew",
+                "changes find their entry by key; a table or Roblox value decoded on the client is a new key, unlike the one it replaces",
+            ))
         } else if data.layout.uses_instances {
             Some((
                 "a delta stream's `Data` cannot hold an `Instance` or `unknown`",

@@ -129,6 +129,9 @@ impl Checker<'_> {
                 };
                 let magnitude = match argument {
                     None => NumberRange::default(),
+                    Some(TypeArgument::Range(range)) if quantized.is_some() => {
+                        return self.quantized_magnitude(range);
+                    }
                     Some(TypeArgument::Range(range)) => self.magnitude_range(range)?,
                     Some(argument) => return self.no_argument(name, argument),
                 };

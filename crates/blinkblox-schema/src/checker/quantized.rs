@@ -8,9 +8,9 @@ use crate::codes;
 use crate::diagnostics::Diagnostic;
 use crate::model::{NumberKind, Quantized};
 
-/// How far `(max - min) / step` may be from a whole number and still count as one: the
-/// rounding of decimal fractions such as `0.1`, never a real remainder.
-const WHOLE_TOLERANCE: f64 = 1e-9;
+/// How far `min + steps * step` may land from `max`, in steps, and the range still count as a
+/// whole number of them: the rounding of decimal fractions such as `0.1`, never a remainder.
+const WHOLE_TOLERANCE: f64 = 1e-6;
 
 impl Checker<'_> {
     /// A number type with a step: checked bounds, a positive step that divides the range.
@@ -58,7 +58,7 @@ impl Checker<'_> {
         }
         let count = (max_value - min_value) / size;
         let whole = count.round();
-        if whole < 1.0 || (count - whole).abs() > WHOLE_TOLERANCE * whole.max(1.0) {
+        if whole < 1.0 || (min_value + whole * size - max_value).abs() > WHOLE_TOLERANCE * size {
             let fits = if whole < 1.0 { 1.0 } else { whole };
             self.step_error(
                 step,
@@ -68,7 +68,7 @@ impl Checker<'_> {
                     max.text,
                     step.text()
                 ),
-                format!("{} steps", rounded(count, 3)),
+                format!("{} steps", rounded(count, 12)),
                 format!(
                     "choose a step that divides the range, or bounds {} steps apart: `{}..{}`",
                     fits,
@@ -104,6 +104,21 @@ impl Checker<'_> {
             step_text: step.text(),
             steps: whole as u32,
         })
+    }
+
+    /// A magnitude bound on a vector of quantized axes: each axis is rounded on its own, which
+    /// moves the vector's length, so a value inside the bound could arrive outside it.
+    pub(super) fn quantized_magnitude(&mut self, range: &ast::Range) -> Option<crate::model::Type> {
+        self.report(
+            Diagnostic::error(
+                codes::INVALID_STEP,
+                "a vector of quantized axes cannot bound its magnitude",
+                range.span,
+                "rounding each axis moves the length",
+            )
+            .with_note("bound each axis with its range instead: `vector<f32(-1..1 step 1/100)>`"),
+        );
+        None
     }
 
     /// Reports a step on a range that counts or bounds something other than a float's value.
