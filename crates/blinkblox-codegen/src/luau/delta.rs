@@ -5,7 +5,7 @@
 //! (`runtime/delta_streams.luau`). On the client the decode loop reads the record into a new
 //! value (`read/delta.rs`) and hands it on as any stream's value.
 
-use blinkblox_schema::model::{Reliability, StreamDecl, TypeKind};
+use blinkblox_schema::model::{Reliability, Schema, StreamDecl, TypeKind};
 use blinkblox_schema::wire::resolve;
 
 use super::builder::CodeBuilder;
@@ -30,7 +30,7 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
         TypeKind::Struct(body) => (false, body.fields.len()),
         _ => (true, 0),
     };
-    let returns = if is_map { "{ [string]: string }" } else { "{ string }" };
+    let returns = if is_map { "{ [any]: string }" } else { "{ string }" };
     mg.open_function(body, &snapshot, &format!("(Value: {value_type}): {returns}"));
     body.line("BeginScratch()");
     match &data.kind {
@@ -49,8 +49,9 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
         }
         TypeKind::Map { key, value, .. } => {
             // By the key's bytes: two keys the wire cannot tell apart are one entry, as the
-            // client will see them.
-            body.line("local Parts: { [string]: string } = {}");
+            // client will see them. A key of up to four bytes is told by those bytes read as
+            // a number, which makes no string.
+            body.line("local Parts: { [any]: string } = {}");
             body.open("for Key, Item in Value do");
             let sizes = resolve(schema, key)
                 .layout
@@ -65,7 +66,8 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
                     writer.scoped(|w| w.write_at(key, "Key", "At"));
                     writer.scoped(|w| w.write_at(value, "Item", &format!("At + {key_size}")));
                     writer.b.line_fmt(format_args!(
-                        "Parts[buffer.readstring(SendBuffer, At, {key_size})] = buffer.readstring(SendBuffer, At, {size})"
+                        "Parts[{}] = buffer.readstring(SendBuffer, At, {size})",
+                        key_id(key_size)
                     ));
                 }
                 None => {
@@ -87,9 +89,10 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
     body.line("return Parts");
     body.close("end");
     body.line_fmt(format_args!(
-        "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {}, {})",
+        "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {}, {}, {})",
         index_prefix(mg, stream),
         fields.div_ceil(8),
+        numbered_key_size(schema, &data.kind),
         stream.per_player,
         sent_counter(schema, Reliability::Reliable, stream.index)
     ));
@@ -130,6 +133,34 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
         vec![b.finish()],
         vec![format!("{set} = Noop,"), format!("{get} = Noop,")],
     )
+}
+
+/// A map entry's key, as its part is filed under: its bytes read as a number when they are at
+/// most four, else the bytes themselves.
+fn key_id(key_size: u32) -> String {
+    match key_size {
+        1 => "buffer.readu8(SendBuffer, At)".to_string(),
+        2 => "buffer.readu16(SendBuffer, At)".to_string(),
+        3 => "buffer.readu16(SendBuffer, At) + buffer.readu8(SendBuffer, At + 2) * 65536".to_string(),
+        4 => "buffer.readu32(SendBuffer, At)".to_string(),
+        _ => format!("buffer.readstring(SendBuffer, At, {key_size})"),
+    }
+}
+
+/// The size of a map's keys when its parts are filed under numbers ([`key_id`]), so that a
+/// removed key's bytes are the first that many of its entry; 0 when they are filed under
+/// their bytes.
+fn numbered_key_size(schema: &Schema, kind: &TypeKind) -> u32 {
+    let TypeKind::Map { key, value, .. } = kind else {
+        return 0;
+    };
+    let key_size = resolve(schema, key).layout.fixed_size.unwrap_or(0);
+    let value_fixed = resolve(schema, value).layout.fixed_size.is_some();
+    if value_fixed && (1..=4).contains(&key_size) {
+        key_size
+    } else {
+        0
+    }
 }
 
 /// The record's index bytes as a Luau string literal of decimal escapes (`"\3"`).
