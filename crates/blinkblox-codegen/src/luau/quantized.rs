@@ -56,11 +56,14 @@ pub fn value_of(quantized: &Quantized, q: &str) -> String {
     }
 }
 
-/// The calls writing `q` at `offset` of `buffer`, low bytes first.
-pub fn write_steps(quantized: &Quantized, buffer: &str, offset: &str, q: &str) -> Vec<String> {
+/// The calls writing `q` at `offset` of `buffer`, low bytes first. `followed`: the next bytes
+/// are written after these, so three bytes may go as one `u32` whose top byte (0) the next
+/// write covers.
+pub fn write_steps(quantized: &Quantized, buffer: &str, offset: &str, q: &str, followed: bool) -> Vec<String> {
     match quantized.bytes() {
         1 => vec![format!("buffer.writeu8({buffer}, {offset}, {q})")],
         2 => vec![format!("buffer.writeu16({buffer}, {offset}, {q})")],
+        3 if followed => vec![format!("buffer.writeu32({buffer}, {offset}, {q})")],
         3 => vec![
             format!("buffer.writeu16({buffer}, {offset}, {q})"),
             format!("buffer.writeu8({buffer}, {}, {q} // 65536)", offset_plus(offset, 2)),
@@ -69,11 +72,13 @@ pub fn write_steps(quantized: &Quantized, buffer: &str, offset: &str, q: &str) -
     }
 }
 
-/// The expression reading `q` at `offset` of the packet `B`.
-pub fn read_steps(quantized: &Quantized, offset: &str) -> String {
+/// The expression reading `q` at `offset` of the packet `B`. `followed`: more bytes of the same
+/// value follow these, so three bytes may be read as one `u32` without its top byte.
+pub fn read_steps(quantized: &Quantized, offset: &str, followed: bool) -> String {
     match quantized.bytes() {
         1 => format!("buffer.readu8(B, {offset})"),
         2 => format!("buffer.readu16(B, {offset})"),
+        3 if followed => format!("bit32.band(buffer.readu32(B, {offset}), 0xFFFFFF)"),
         3 => format!(
             "buffer.readu16(B, {offset}) + buffer.readu8(B, {}) * 65536",
             offset_plus(offset, 2)

@@ -15,11 +15,13 @@ event Units { From: Client, Type: Reliable, Call: ManySync, Data: Unit[..64] }
 event Angle { From: Client, Type: Reliable, Call: ManySync, Data: f32(0..360 step 0.5) }
 event Level { From: Client, Type: Reliable, Call: ManySync, Data: f64(0..1 step 0.1) }
 event Aim { From: Client, Type: Reliable, Call: ManySync, Data: vector<f32(-1..1 step 1/100)> }
+event Place { From: Client, Type: Reliable, Call: ManySync, Data: vector<f32(-2048..2048 step 1/64)> }
 "#;
 
 const UNITS: u8 = 0;
 const ANGLE: u8 = 1;
 const AIM: u8 = 3;
+const PLACE: u8 = 4;
 
 const LISTENERS: &str = r#"
 local Net = require("Net")
@@ -30,6 +32,7 @@ end)
 Net.Angle.On(function(_player, angle) table.insert(shared.got, angle) end)
 Net.Level.On(function(_player, level) table.insert(shared.got, level) end)
 Net.Aim.On(function(_player, aim) table.insert(shared.got, aim.X) table.insert(shared.got, aim.Z) end)
+Net.Place.On(function(_player, place) table.insert(shared.got, place.X) table.insert(shared.got, place.Y) end)
 "#;
 
 /// Fires `fire` on the client, steps, and returns what the server's listeners got.
@@ -136,6 +139,14 @@ fn a_step_count_past_the_last_drops_the_packet() {
         sim.server().exec(LISTENERS).expect("listeners");
         // `[Aim][x][y][z]`, a byte an axis: 201 is past the last step.
         let aim = |axes: [u8; 3]| vec![AIM, axes[0], axes[1], axes[2]];
+        // `[Place][x][y][z]`, three bytes an axis (X and Y are read four bytes at a time).
+        let place = |axes: [u32; 3]| {
+            let mut bytes = vec![PLACE];
+            for axis in axes {
+                bytes.extend(&axis.to_le_bytes()[..3]);
+            }
+            bytes
+        };
         let hostile = [
             unit(262_145),
             unit(0xFF_FFFF),
@@ -143,6 +154,9 @@ fn a_step_count_past_the_last_drops_the_packet() {
             angle(u16::MAX),
             aim([100, 100, 201]),
             aim([255, 0, 0]),
+            place([262_145, 0, 0]),
+            place([0, 0xFF_FFFF, 0]),
+            place([0, 0, 262_145]),
         ];
         for (index, bytes) in hostile.into_iter().enumerate() {
             inject_client_packet(&mut sim, bytes.clone());
@@ -159,12 +173,13 @@ fn a_step_count_past_the_last_drops_the_packet() {
         last.extend(angle(720));
         last.extend(unit(0));
         last.extend(aim([200, 100, 100]));
+        last.extend(place([262_144, 131_072, 0]));
         inject_client_packet(&mut sim, last);
         sim.step().expect("step");
         let got: Vec<f64> = sim.server().eval("return shared.got").expect("got");
         assert_eq!(
             got,
-            vec![2048.0, 360.0, -2048.0, 1.0, 0.0],
+            vec![2048.0, 360.0, -2048.0, 1.0, 0.0, 2048.0, 0.0],
             "{mode:?}: the last step is a value"
         );
     }

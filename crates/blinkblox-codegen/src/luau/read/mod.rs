@@ -111,7 +111,7 @@ impl Reader<'_> {
         let ty = resolve(schema, ty);
         match &ty.kind {
             TypeKind::Number { kind, range } => self.read_number(*kind, range, offset, path),
-            TypeKind::Quantized(quantized) => self.read_quantized(quantized, offset, path),
+            TypeKind::Quantized(quantized) => self.read_quantized(quantized, offset, false, path),
             TypeKind::Boolean => self.read_boolean(offset, path),
             TypeKind::String { length } => {
                 format!("buffer.readstring(B, {offset}, {})", length.exact().unwrap_or(0))

@@ -88,8 +88,14 @@ impl Reader<'_> {
 
     /// A quantized number: its steps, refused above the last one (unless every value of its
     /// bytes is a step), and the value they stand for. Always finite.
-    pub(super) fn read_quantized(&mut self, quantized: &Quantized, offset: &str, path: &ValuePath) -> String {
-        let q = self.local("Q", &read_steps(quantized, offset));
+    pub(super) fn read_quantized(
+        &mut self,
+        quantized: &Quantized,
+        offset: &str,
+        followed: bool,
+        path: &ValuePath,
+    ) -> String {
+        let q = self.local("Q", &read_steps(quantized, offset, followed));
         if !quantized.fills_its_bytes() {
             let fail = self.fail(path, "quantized number out of range");
             self.guard(format!("if {q} > {} then {fail} end", quantized.steps));
@@ -135,7 +141,7 @@ impl Reader<'_> {
     ) -> String {
         let size = quantized.bytes();
         let parts: Vec<String> = (0..3)
-            .map(|i| self.read_quantized(quantized, &offset_plus(offset, size * i), path))
+            .map(|i| self.read_quantized(quantized, &offset_plus(offset, size * i), i < 2, path))
             .collect();
         self.vector_of(&parts, magnitude, path)
     }

@@ -96,7 +96,7 @@ impl Writer<'_> {
         let ty = resolve(schema, ty);
         match &ty.kind {
             TypeKind::Number { kind, .. } => self.write_number(*kind, value, offset),
-            TypeKind::Quantized(quantized) => self.write_quantized(quantized, value, offset),
+            TypeKind::Quantized(quantized) => self.write_quantized(quantized, value, offset, false),
             TypeKind::Boolean => {
                 self.b.line_fmt(format_args!(
                     "buffer.writeu8(SendBuffer, {offset}, if {value} then 1 else 0)"

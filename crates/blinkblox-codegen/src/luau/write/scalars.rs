@@ -31,7 +31,7 @@ impl Writer<'_> {
 
     /// The steps from the minimum, rounded to the nearest; outside the range (or NaN) they go
     /// through `QuantizeOutside`, which raises in Studio and clamps in a live game.
-    pub(super) fn write_quantized(&mut self, quantized: &Quantized, value: &str, offset: &str) {
+    pub(super) fn write_quantized(&mut self, quantized: &Quantized, value: &str, offset: &str, followed: bool) {
         let v = self.bind(value);
         let q = self.b.fresh("Q");
         let last = quantized.steps;
@@ -40,18 +40,19 @@ impl Writer<'_> {
             "if not ({q} >= 0 and {q} <= {last}) then {q} = QuantizeOutside({v}, {q}, {last}, {}) end",
             string_literal(&quantized_text(quantized))
         ));
-        for line in write_steps(quantized, "SendBuffer", offset, &q) {
+        for line in write_steps(quantized, "SendBuffer", offset, &q, followed) {
             self.b.line(line);
         }
     }
 
-    /// Each axis as a quantized number, X, Y then Z.
+    /// Each axis as a quantized number, X, Y then Z (the next axis covers what X and Y write
+    /// past their own bytes).
     pub(super) fn write_quantized_vector(&mut self, quantized: &Quantized, value: &str, offset: &str) {
         let v = self.bind(value);
         let size = quantized.bytes();
         for (i, axis) in ["X", "Y", "Z"].iter().enumerate() {
             let at = offset_plus(offset, size * i as u32);
-            self.write_quantized(quantized, &format!("{v}.{axis}"), &at);
+            self.write_quantized(quantized, &format!("{v}.{axis}"), &at, i < 2);
         }
     }
 
