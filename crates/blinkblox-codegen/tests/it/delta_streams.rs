@@ -306,3 +306,26 @@ fn a_whole_value_follows_five_seconds_after_the_last_one_at_the_next_change() {
     assert!(records[2] > 64 * 12, "whole after five seconds: {records:?}");
     assert!(same_units(&sim, 0));
 }
+
+#[test]
+fn a_table_changed_in_place_and_set_again_is_sent() {
+    let modules = compile(SCHEMA);
+    for mode in MODES {
+        let mut sim = with_units(&modules, mode, 1);
+        sim.steps(2).expect("steps");
+        // The same tables, changed in place: the fields are compared, not the tables.
+        sim.server()
+            .exec("shared.units[5].health = 1 shared.units[9].position = Vector3.new(1, 2, 3) require('Net').Units.Set(shared.units)")
+            .expect("change in place");
+        let bytes = step_bytes(&mut sim);
+        assert!(bytes > 0 && bytes < 64, "{mode:?}: two entries, {bytes} bytes");
+        assert!(same_units(&sim, 0), "{mode:?}");
+        let health: f64 = sim
+            .client(0)
+            .expect("client")
+            .eval("return shared.last[5].health")
+            .expect("health");
+        assert_eq!(health, 1.0, "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
