@@ -157,7 +157,7 @@ impl<'a> ModuleGen<'a> {
         };
         leaf.line(marker(scope, name, role));
         let stats = RecordStats::new(self.schema, reliability, item.index(), Direction::Received);
-        if stats.any() {
+        if stats.counts() {
             leaf.line("local RecordStart = Cursor");
         }
         stats.begin(leaf);

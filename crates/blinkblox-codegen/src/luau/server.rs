@@ -67,7 +67,7 @@ pub fn generate<'a>(schema: &'a Schema, require: Option<&'a str>) -> String {
 
     let mut tail = CodeBuilder::new();
     let sends = Sends::of(&mg);
-    emit_step_replication(&mut tail, &sends);
+    emit_step_replication(&mut tail, schema, &sends);
     emit_start(&mut tail, schema, &sends);
     mg.api.emit_returns(&mut tail);
     mg.assemble("Server module", SERVER, &body.finish(), &tail.finish())
@@ -94,8 +94,6 @@ struct Sends {
     streams: bool,
     /// Server streams with `Delta: true` (their own flush, joins and leaves).
     delta_streams: bool,
-    /// ProfileLabels: every record's write is a label.
-    write_labels: bool,
     received_streams: bool,
     functions: bool,
     /// Whether anything arrives on each channel (else its remote is not listened to).
@@ -126,7 +124,6 @@ impl Sends {
                 || server_streams(Reliability::Unreliable),
             streams: schema.streams.iter().any(|s| s.from == Side::Server && !s.delta),
             delta_streams: schema.streams.iter().any(|s| s.from == Side::Server && s.delta),
-            write_labels: schema.options.profile_labels,
             received_streams: schema.streams.iter().any(|s| s.from == Side::Client),
             functions: !schema.functions.is_empty(),
             receives_reliable: !mg.received(Reliability::Reliable).is_empty(),
@@ -368,9 +365,9 @@ fn on_function_members(mg: &ModuleGen, function: &FunctionDecl, respond: &str) -
 }
 
 /// `StepReplication`: the streams' records into the batches, then every batch sent.
-fn emit_step_replication(b: &mut CodeBuilder, sends: &Sends) {
+fn emit_step_replication(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
     b.open("@native local function StepReplication()");
-    if sends.write_labels {
+    if schema.options.profile_labels {
         // A write that raised left its label open: the frame's sends end here.
         b.line("CloseWriteLabel()");
     }

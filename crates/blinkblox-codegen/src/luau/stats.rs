@@ -17,20 +17,20 @@ fn slot(schema: &Schema, reliability: Reliability, index: u16) -> u32 {
     before + u32::from(index) + 1
 }
 
-/// Every declaration with its channel, its index there and its dotted name.
-fn declarations(schema: &Schema) -> impl Iterator<Item = (Reliability, u16, String)> + '_ {
+/// Every declaration with its channel, its index there, its scope and its name.
+fn declarations(schema: &Schema) -> impl Iterator<Item = (Reliability, u16, &[String], &str)> + '_ {
     let events = schema
         .events
         .iter()
-        .map(|e| (e.reliability, e.index, dotted_name(&e.scope, &e.name)));
+        .map(|e| (e.reliability, e.index, e.scope.as_slice(), e.name.as_str()));
     let functions = schema
         .functions
         .iter()
-        .map(|f| (Reliability::Reliable, f.index, dotted_name(&f.scope, &f.name)));
+        .map(|f| (Reliability::Reliable, f.index, f.scope.as_slice(), f.name.as_str()));
     let streams = schema
         .streams
         .iter()
-        .map(|s| (s.reliability, s.index, dotted_name(&s.scope, &s.name)));
+        .map(|s| (s.reliability, s.index, s.scope.as_slice(), s.name.as_str()));
     events.chain(functions).chain(streams)
 }
 
@@ -38,12 +38,22 @@ fn declarations(schema: &Schema) -> impl Iterator<Item = (Reliability, u16, Stri
 pub fn stats_names(schema: &Schema) -> String {
     let count = (schema.reliable.count + schema.unreliable.count) as usize;
     let mut names = vec![String::new(); count];
-    for (reliability, index, name) in declarations(schema) {
+    for (reliability, index, scope, name) in declarations(schema) {
         if let Some(entry) = names.get_mut(slot(schema, reliability, index) as usize - 1) {
-            *entry = string_literal(&name);
+            *entry = string_literal(&dotted_name(scope, name));
         }
     }
     format!("{{ {} }}", names.join(", "))
+}
+
+/// Where the two counts of one direction of a declaration begin in `StatsCounts`: records,
+/// then bytes.
+fn first_count(schema: &Schema, reliability: Reliability, index: u16, direction: Direction) -> u32 {
+    let within = match direction {
+        Direction::Sent => 1,
+        Direction::Received => 3,
+    };
+    4 * (slot(schema, reliability, index) - 1) + within
 }
 
 /// Option Stats: a function counting one record of the declaration at `index` that the runtime
@@ -52,7 +62,7 @@ pub fn sent_counter(schema: &Schema, reliability: Reliability, index: u16) -> St
     if !schema.options.stats {
         return "nil".to_string();
     }
-    let first = 4 * (slot(schema, reliability, index) - 1) + 1;
+    let first = first_count(schema, reliability, index, Direction::Sent);
     format!(
         "function(Bytes: number) StatsCounts[{first}] += 1; StatsCounts[{}] += Bytes end",
         first + 1
@@ -108,11 +118,7 @@ impl<'a> RecordStats<'a> {
     /// Counts the record, `bytes` (a Luau expression) long, and closes its label.
     pub fn end(&self, b: &mut CodeBuilder, bytes: &str) {
         if self.schema.options.stats {
-            let first = 4 * (slot(self.schema, self.reliability, self.index) - 1)
-                + match self.direction {
-                    Direction::Sent => 1,
-                    Direction::Received => 3,
-                };
+            let first = first_count(self.schema, self.reliability, self.index, self.direction);
             b.line_fmt(format_args!("StatsCounts[{first}] += 1"));
             b.line_fmt(format_args!("StatsCounts[{}] += {bytes}", first + 1));
         }
@@ -127,16 +133,16 @@ impl<'a> RecordStats<'a> {
         }
     }
 
-    /// Whether either option is on, so that the caller keeps where the record starts.
-    pub fn any(&self) -> bool {
-        self.schema.options.stats || self.schema.options.profile_labels
+    /// Whether the record is counted, so that the caller keeps where it starts.
+    pub fn counts(&self) -> bool {
+        self.schema.options.stats
     }
 }
 
 /// The dotted name of the declaration at `index` on a channel.
 fn name_at(schema: &Schema, reliability: Reliability, index: u16) -> String {
     declarations(schema)
-        .find(|(r, i, _)| *r == reliability && *i == index)
-        .map(|(_, _, name)| name)
+        .find(|(r, i, _, _)| *r == reliability && *i == index)
+        .map(|(_, _, scope, name)| dotted_name(scope, name))
         .unwrap_or_default()
 }

@@ -44,8 +44,8 @@ impl Checker<'_> {
             );
             return None;
         };
-        let bounds = self.number_range(kind, range)?;
-        let (min_value, max_value) = (bounds.min.unwrap_or(min.value), bounds.max.unwrap_or(max.value));
+        self.number_range(kind, range)?;
+        let (min_value, max_value) = (min.value, max.value);
         let size = step.value();
         if !(size.is_finite() && size > 0.0) {
             self.step_error(

@@ -124,9 +124,8 @@ impl Reader<'_> {
             } => self.read_vector(*component, magnitude, offset, path),
             TypeKind::Vector {
                 quantized: Some(quantized),
-                magnitude,
                 ..
-            } => self.read_quantized_vector(quantized, magnitude, offset, path),
+            } => self.read_quantized_vector(quantized, offset, path),
             TypeKind::CFrame { position, rotation } => self.read_cframe(*position, *rotation, offset, path),
             TypeKind::Color3 => self.read_color3(offset),
             TypeKind::BrickColor => format!("BrickColor.new(buffer.readu16(B, {offset}))"),

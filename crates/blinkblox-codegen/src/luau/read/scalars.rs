@@ -128,26 +128,6 @@ impl Reader<'_> {
         let parts: Vec<String> = (0..3)
             .map(|i| self.read_component(component, &offset_plus(offset, size * i), path))
             .collect();
-        self.vector_of(&parts, magnitude, path)
-    }
-
-    /// Three quantized axes, and the magnitude checked when the schema bounds it.
-    pub(super) fn read_quantized_vector(
-        &mut self,
-        quantized: &Quantized,
-        magnitude: &NumberRange,
-        offset: &str,
-        path: &ValuePath,
-    ) -> String {
-        let size = quantized.bytes();
-        let parts: Vec<String> = (0..3)
-            .map(|i| self.read_quantized(quantized, &offset_plus(offset, size * i), i < 2, path))
-            .collect();
-        self.vector_of(&parts, magnitude, path)
-    }
-
-    /// `Vector3.new` of the axes, its magnitude checked against `magnitude`.
-    fn vector_of(&mut self, parts: &[String], magnitude: &NumberRange, path: &ValuePath) -> String {
         let built = format!("Vector3.new({})", parts.join(", "));
         let (bounds, _) = range_condition(magnitude, "M");
         if bounds == "true" {
@@ -159,6 +139,15 @@ impl Reader<'_> {
         let fail = self.fail(path, "vector magnitude out of range");
         self.guard(format!("if not ({bounds}) then {fail} end"));
         value
+    }
+
+    /// Three quantized axes (such a vector takes no magnitude bound: rounding moves its length).
+    pub(super) fn read_quantized_vector(&mut self, quantized: &Quantized, offset: &str, path: &ValuePath) -> String {
+        let size = quantized.bytes();
+        let parts: Vec<String> = (0..3)
+            .map(|i| self.read_quantized(quantized, &offset_plus(offset, size * i), i < 2, path))
+            .collect();
+        format!("Vector3.new({})", parts.join(", "))
     }
 
     /// A position and an orientation (three angles).
