@@ -1,11 +1,12 @@
 //! Delta streams (`Delta: true`) in the modules. On the server, `Set` keeps the value's parts
-//! as bytes, each written as it would be alone: a struct's fields in declaration order, a
-//! map's entries (key and value bytes together) by their key's bytes (`Snapshot<Name>`);
-//! the flush compares them with the parts last sent and sends the changes
+//! as bytes in the stream's book (`Snapshot<Name>`), each written as it would be alone: a
+//! struct's fields in declaration order; a map's entries (key and value bytes together) by
+//! their key's bytes, written only when the entry's value differs from the one last written
+//! for its key. The flush sends the parts that differ from those last sent
 //! (`runtime/delta_streams.luau`). On the client the decode loop reads the record into a new
 //! value (`read/delta.rs`) and hands it on as any stream's value.
 
-use blinkblox_schema::model::{Reliability, Schema, StreamDecl, TypeKind};
+use blinkblox_schema::model::{Reliability, Schema, StreamDecl, Type, TypeKind};
 use blinkblox_schema::wire::resolve;
 
 use super::builder::CodeBuilder;
@@ -30,8 +31,7 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
         TypeKind::Struct(body) => (false, body.fields.len()),
         _ => (true, 0),
     };
-    let returns = if is_map { "{ [any]: string }" } else { "{ string }" };
-    mg.open_function(body, &snapshot, &format!("(Value: {value_type}): {returns}"));
+    mg.open_function(body, &snapshot, &format!("(Value: {value_type}, Book: DeltaBook)"));
     body.line("BeginScratch()");
     match &data.kind {
         TypeKind::Struct(structure) => {
@@ -46,47 +46,22 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
                 ));
                 writer.b.line("SendCursor = 0");
             }
+            body.line("EndScratch()");
+            body.line("SetDeltaFields(Book, Value, Parts)");
         }
         TypeKind::Map { key, value, .. } => {
-            // By the key's bytes: two keys the wire cannot tell apart are one entry, as the
-            // client will see them. A key of up to four bytes is told by those bytes read as
-            // a number, which makes no string.
-            body.line("local Parts: { [any]: string } = {}");
-            body.open("for Key, Item in Value do");
-            let sizes = resolve(schema, key)
-                .layout
-                .fixed_size
-                .zip(resolve(schema, value).layout.fixed_size);
-            let mut writer = mg.writer(body, "\"\"".into());
-            match sizes {
-                // Key and value of fixed size: one reservation, both written at their offsets.
-                Some((key_size, value_size)) => {
-                    let size = key_size + value_size;
-                    writer.b.line_fmt(format_args!("local At = Allocate({size})"));
-                    writer.scoped(|w| w.write_at(key, "Key", "At"));
-                    writer.scoped(|w| w.write_at(value, "Item", &format!("At + {key_size}")));
-                    writer.b.line_fmt(format_args!(
-                        "Parts[{}] = buffer.readstring(SendBuffer, At, {size})",
-                        key_id(key_size)
-                    ));
-                }
-                None => {
-                    writer.scoped(|w| w.write(key, "Key"));
-                    writer.b.line("local KeyEnd = SendCursor");
-                    writer.scoped(|w| w.write(value, "Item"));
-                    // The key's bytes and the value's, as the record carries them.
-                    writer.b.line(
-                        "Parts[buffer.readstring(SendBuffer, 0, KeyEnd)] = buffer.readstring(SendBuffer, 0, SendCursor)",
-                    );
-                    writer.b.line("SendCursor = 0");
-                }
-            }
+            snapshot_entries(mg, body, key, value);
+            body.line("EndScratch()");
+            // Written again only when a key went whose part another key still holds.
+            let stride = compared_values(mg.schema, value).len() + 3;
+            body.open_fmt(format_args!(
+                "if SetDeltaEntries(Book, Value, Count, {stride}, Known) then"
+            ));
+            body.line_fmt(format_args!("{snapshot}(Value, Book)"));
             body.close("end");
         }
-        _ => {}
+        _ => body.line("EndScratch()"),
     }
-    body.line("EndScratch()");
-    body.line("return Parts");
     body.close("end");
     body.line_fmt(format_args!(
         "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {}, {}, {})",
@@ -112,21 +87,21 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
     b.line(marker(&stream.scope, &stream.name, Some("delta stream")));
     mg.emit_checks(&mut b, &format!("{name}.{set}"), &params);
     if stream.per_player {
-        b.line_fmt(format_args!(
-            "SetDeltaStreamFor(DeltaStreamOf.{key}, Player, Value, {snapshot}(Value))"
-        ));
+        b.line_fmt(format_args!("local Book = DeltaBookOf(DeltaStreamOf.{key}, Player)"));
+        b.open("if Book ~= nil then");
+        b.line_fmt(format_args!("{snapshot}(Value, Book)"));
+        b.close("end");
     } else {
-        b.line_fmt(format_args!(
-            "SetDeltaStream(DeltaStreamOf.{key}, Value, {snapshot}(Value))"
-        ));
+        b.line_fmt(format_args!("{snapshot}(Value, DeltaStreamOf.{key}.Book)"));
     }
     b.close("end,");
     if stream.per_player {
         b.open_fmt(format_args!("{get} = function(Player: Player): ({value_type})?"));
-        b.line_fmt(format_args!("return DeltaStreamOf.{key}.Values[Player]"));
+        b.line_fmt(format_args!("local Book = DeltaStreamOf.{key}.Books[Player]"));
+        b.line("return if Book ~= nil then Book.Value else nil");
     } else {
         b.open_fmt(format_args!("{get} = function(): ({value_type})?"));
-        b.line_fmt(format_args!("return DeltaStreamOf.{key}.Value"));
+        b.line_fmt(format_args!("return DeltaStreamOf.{key}.Book.Value"));
     }
     b.close("end,");
     (
@@ -139,11 +114,11 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
 /// most four, else the bytes themselves.
 fn key_id(key_size: u32) -> String {
     match key_size {
-        1 => "buffer.readu8(SendBuffer, At)".to_string(),
-        2 => "buffer.readu16(SendBuffer, At)".to_string(),
-        3 => "buffer.readu16(SendBuffer, At) + buffer.readu8(SendBuffer, At + 2) * 65536".to_string(),
-        4 => "buffer.readu32(SendBuffer, At)".to_string(),
-        _ => format!("buffer.readstring(SendBuffer, At, {key_size})"),
+        1 => "buffer.readu8(SendBuffer, 0)".to_string(),
+        2 => "buffer.readu16(SendBuffer, 0)".to_string(),
+        3 => "buffer.readu16(SendBuffer, 0) + buffer.readu8(SendBuffer, 2) * 65536".to_string(),
+        4 => "buffer.readu32(SendBuffer, 0)".to_string(),
+        _ => format!("buffer.readstring(SendBuffer, 0, {key_size})"),
     }
 }
 
@@ -169,4 +144,103 @@ fn index_prefix(mg: &ModuleGen, stream: &StreamDecl) -> String {
     let width = mg.index_bytes(Reliability::Reliable) as usize;
     let escaped: String = bytes[..width].iter().map(|byte| format!("\\{byte}")).collect();
     format!("\"{escaped}\"")
+}
+
+/// A map's snapshot loop: each entry whose value differs from the one last written for its key
+/// (or whose value is not compared: tables, buffers) is written, and its key, its part's key,
+/// its part and the compared values go to `DeltaWritten`; `Known` counts the keys seen before,
+/// so that the runtime knows whether any went.
+fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, value: &Type) {
+    let schema = mg.schema;
+    let compared = compared_values(schema, value);
+    body.line("local Seen = Book.Seen");
+    body.line("local Written = DeltaWritten");
+    body.line("local Count = 0");
+    body.line("local Known = 0");
+    let sizes = resolve(schema, key)
+        .layout
+        .fixed_size
+        .zip(resolve(schema, value).layout.fixed_size);
+    if let Some((key_size, value_size)) = sizes {
+        // Every entry is written at the scratch's start.
+        let size = key_size + value_size;
+        body.line_fmt(format_args!("if {size} > SendSize then Grow({size}) end"));
+    }
+    body.open("for Key, Item in Value do");
+    for (position, access) in compared.iter().enumerate() {
+        body.line_fmt(format_args!("local F{} = {access}", position + 1));
+    }
+    body.line("local Row = Seen[Key]");
+    body.open("if Row ~= nil then");
+    body.line("Known += 1");
+    if !compared.is_empty() {
+        let same: Vec<String> = (1..=compared.len())
+            .map(|field| format!("Row[{}] == F{field}", field + 1))
+            .collect();
+        body.open_fmt(format_args!("if {} then", same.join(" and ")));
+        body.line("continue");
+        body.close("end");
+    }
+    body.close("end");
+    let mut writer = mg.writer(body, "\"\"".into());
+    let (part_key, part) = match sizes {
+        Some((key_size, value_size)) => {
+            writer.scoped(|w| w.write_at(key, "Key", "0"));
+            writer.scoped(|w| w.write_at(value, "Item", &key_size.to_string()));
+            (
+                key_id(key_size),
+                format!("buffer.readstring(SendBuffer, 0, {})", key_size + value_size),
+            )
+        }
+        None => {
+            writer.scoped(|w| w.write(key, "Key"));
+            writer.b.line("local KeyEnd = SendCursor");
+            writer.scoped(|w| w.write(value, "Item"));
+            // The key's bytes and the value's, as the record carries them.
+            writer
+                .b
+                .line("local Part = buffer.readstring(SendBuffer, 0, SendCursor)");
+            writer.b.line("SendCursor = 0");
+            ("string.sub(Part, 1, KeyEnd)".to_string(), "Part".to_string())
+        }
+    };
+    body.line("Written[Count + 1] = Key");
+    body.line_fmt(format_args!("Written[Count + 2] = {part_key}"));
+    body.line_fmt(format_args!("Written[Count + 3] = {part}"));
+    for field in 1..=compared.len() {
+        body.line_fmt(format_args!("Written[Count + {}] = F{field}", field + 3));
+    }
+    body.line_fmt(format_args!("Count += {}", compared.len() + 3));
+    body.close("end");
+}
+
+/// What the snapshot compares to tell an unchanged entry: the value itself, or each of a
+/// struct's fields, when `==` on them compares what is sent (numbers, strings, booleans,
+/// enums, vectors, and optional ones); nothing when the value holds a table or a buffer, which
+/// can change in place.
+fn compared_values(schema: &Schema, value: &Type) -> Vec<String> {
+    if compared_by_value(schema, value) {
+        return vec!["Item".to_string()];
+    }
+    match &resolve(schema, value).kind {
+        TypeKind::Struct(body) if body.fields.iter().all(|field| compared_by_value(schema, &field.ty)) => body
+            .fields
+            .iter()
+            .map(|field| format!("Item{}", index(&field.name)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn compared_by_value(schema: &Schema, ty: &Type) -> bool {
+    match &resolve(schema, ty).kind {
+        TypeKind::Number { .. }
+        | TypeKind::Quantized(_)
+        | TypeKind::Boolean
+        | TypeKind::String { .. }
+        | TypeKind::Vector { .. }
+        | TypeKind::Enum(_) => true,
+        TypeKind::Optional(inner) => compared_by_value(schema, inner),
+        _ => false,
+    }
 }

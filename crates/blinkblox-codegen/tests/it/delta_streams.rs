@@ -18,6 +18,7 @@ stream Me {
 }
 stream Scores { From: Server, Type: Reliable, Delta: true, Data: map { [string]: u16 } }
 stream Steps { From: Server, Type: Reliable, Delta: true, Data: map { [f32(0..1 step 1/8)]: u8 } }
+stream Lists { From: Server, Type: Reliable, Delta: true, Data: map { [u8]: u8[] } }
 "#;
 
 /// Sets up 64 units on the server and a listener on every client that keeps the last value.
@@ -326,6 +327,107 @@ fn a_table_changed_in_place_and_set_again_is_sent() {
             .eval("return shared.last[5].health")
             .expect("health");
         assert_eq!(health, 1.0, "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn a_key_that_goes_leaves_the_value_of_the_key_the_wire_cannot_tell_from_it() {
+    let modules = compile(SCHEMA);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.client(0)
+            .expect("client")
+            .exec("require('Net').Steps.On(function(steps) shared.steps = steps end)")
+            .expect("listener");
+        let step_zero = |sim: &Simulation| -> f64 {
+            sim.client(0)
+                .expect("client")
+                .eval("return shared.steps[0]")
+                .expect("step 0")
+        };
+        // 0.01 and 0.02 both round to the step 0; the part for it is 0.02's once 0.02 joins.
+        sim.server()
+            .exec("require('Net').Steps.Set({ [0.01] = 1 })")
+            .expect("set");
+        sim.steps(2).expect("steps");
+        sim.server()
+            .exec("require('Net').Steps.Set({ [0.01] = 1, [0.02] = 2 })")
+            .expect("set");
+        sim.steps(2).expect("steps");
+        assert_eq!(step_zero(&sim), 2.0, "{mode:?}: the key written last");
+        // 0.02 goes: the step 0 is 0.01's value again, though 0.01 itself did not change.
+        sim.server()
+            .exec("require('Net').Steps.Set({ [0.01] = 1 })")
+            .expect("set");
+        sim.steps(2).expect("steps");
+        assert_eq!(step_zero(&sim), 1.0, "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn a_set_that_raises_changes_nothing() {
+    let modules = compile(SCHEMA);
+    for mode in MODES {
+        let mut sim = with_units(&modules, mode, 1);
+        sim.steps(2).expect("steps");
+        // The second entry cannot be sent (NaN): the first, already written, must not go either.
+        let raised: String = sim
+            .server()
+            .eval(
+                r#"
+                local next = table.clone(shared.units)
+                next[1] = { position = Vector3.new(5, 5, 5), health = 1 }
+                next[2] = { position = Vector3.new(0 / 0, 0, 0), health = 1 }
+                local ok, err = pcall(require("Net").Units.Set, next)
+                return if ok then "no error" else tostring(err)
+                "#,
+            )
+            .expect("set");
+        assert!(raised.contains("cannot send nan"), "{mode:?}: {raised}");
+        assert_eq!(step_bytes(&mut sim), 0, "{mode:?}: nothing sent");
+        assert!(same_units(&sim, 0), "{mode:?}: the value before the Set");
+        // The same entry in a Set that succeeds is sent.
+        sim.server()
+            .exec("shared.units = table.clone(shared.units) shared.units[1] = { position = Vector3.new(5, 5, 5), health = 1 } require('Net').Units.Set(shared.units)")
+            .expect("set");
+        assert!(step_bytes(&mut sim) > 0, "{mode:?}");
+        assert!(same_units(&sim, 0), "{mode:?}: after the Set");
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn a_move_within_half_a_step_sends_nothing_and_tables_are_written_again() {
+    let modules = compile(SCHEMA);
+    for mode in MODES {
+        let mut sim = with_units(&modules, mode, 1);
+        sim.steps(2).expect("steps");
+        // Less than half a step (1/128 stud): the same bytes, so nothing to send.
+        sim.server()
+            .exec("local next = table.clone(shared.units) next[7] = { position = next[7].position + Vector3.new(0.001, 0, 0), health = next[7].health } require('Net').Units.Set(next)")
+            .expect("nudge");
+        assert_eq!(step_bytes(&mut sim), 0, "{mode:?}: a move within half a step");
+        // An array value is a table the game may change in place: it is written every Set.
+        sim.client(0)
+            .expect("client")
+            .exec("require('Net').Lists.On(function(lists) shared.lists = lists end)")
+            .expect("listener");
+        sim.server()
+            .exec("shared.lists = { [1] = { 1, 2 }, [2] = { 3 } } require('Net').Lists.Set(shared.lists)")
+            .expect("set");
+        sim.steps(2).expect("steps");
+        sim.server()
+            .exec("table.insert(shared.lists[2], 4) require('Net').Lists.Set(shared.lists)")
+            .expect("change in place");
+        sim.steps(2).expect("steps");
+        let lists: String = sim
+            .client(0)
+            .expect("client")
+            .eval("return `{table.concat(shared.lists[1], ',')} {table.concat(shared.lists[2], ',')}`")
+            .expect("lists");
+        assert_eq!(lists, "1,2 3,4", "{mode:?}");
         assert_no_errors(&sim);
     }
 }
