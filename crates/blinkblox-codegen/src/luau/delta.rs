@@ -49,13 +49,15 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
             body.line("EndScratch()");
             body.line("SetDeltaFields(Book, Value, Parts)");
         }
-        TypeKind::Map { key, value, .. } => {
-            snapshot_entries(mg, body, key, value);
+        TypeKind::Map {
+            key: key_type, value, ..
+        } => {
+            snapshot_entries(mg, body, key_type, value);
             body.line("EndScratch()");
             // Written again only when a key went whose part another key still holds.
             let stride = compared_values(mg.schema, value).len() + 3;
             body.open_fmt(format_args!(
-                "if SetDeltaEntries(Book, Value, Count, {stride}, Known) then"
+                "if SetDeltaEntries(DeltaStreamOf.{key}, Book, Value, Count, {stride}, Known) then"
             ));
             body.line_fmt(format_args!("{snapshot}(Value, Book)"));
             body.close("end");
@@ -63,11 +65,11 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
         _ => body.line("EndScratch()"),
     }
     body.close("end");
+    let (key_size, entry_size) = entry_sizes(schema, &data.kind);
     body.line_fmt(format_args!(
-        "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {}, {}, {})",
+        "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {key_size}, {entry_size}, {}, {})",
         index_prefix(mg, stream),
         fields.div_ceil(8),
-        numbered_key_size(schema, &data.kind),
         stream.per_player,
         sent_counter(schema, Reliability::Reliable, stream.index)
     ));
@@ -114,27 +116,26 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
 /// most four, else the bytes themselves.
 fn key_id(key_size: u32) -> String {
     match key_size {
-        1 => "buffer.readu8(SendBuffer, 0)".to_string(),
-        2 => "buffer.readu16(SendBuffer, 0)".to_string(),
-        3 => "buffer.readu16(SendBuffer, 0) + buffer.readu8(SendBuffer, 2) * 65536".to_string(),
-        4 => "buffer.readu32(SendBuffer, 0)".to_string(),
-        _ => format!("buffer.readstring(SendBuffer, 0, {key_size})"),
+        1 => "buffer.readu8(SendBuffer, At)".to_string(),
+        2 => "buffer.readu16(SendBuffer, At)".to_string(),
+        3 => "buffer.readu16(SendBuffer, At) + buffer.readu8(SendBuffer, At + 2) * 65536".to_string(),
+        4 => "buffer.readu32(SendBuffer, At)".to_string(),
+        _ => format!("buffer.readstring(SendBuffer, At, {key_size})"),
     }
 }
 
-/// The size of a map's keys when its parts are filed under numbers ([`key_id`]), so that a
-/// removed key's bytes are the first that many of its entry; 0 when they are filed under
-/// their bytes.
-fn numbered_key_size(schema: &Schema, kind: &TypeKind) -> u32 {
+/// A map whose keys and values have fixed sizes: the sizes of its keys and of its entries,
+/// which the runtime keeps in slots of a buffer (a removed key's bytes are the first of its
+/// entry's). `(0, 0)` for other maps and for structs, whose parts are strings.
+fn entry_sizes(schema: &Schema, kind: &TypeKind) -> (u32, u32) {
     let TypeKind::Map { key, value, .. } = kind else {
-        return 0;
+        return (0, 0);
     };
-    let key_size = resolve(schema, key).layout.fixed_size.unwrap_or(0);
-    let value_fixed = resolve(schema, value).layout.fixed_size.is_some();
-    if value_fixed && (1..=4).contains(&key_size) {
-        key_size
-    } else {
-        0
+    let key_size = resolve(schema, key).layout.fixed_size;
+    let value_size = resolve(schema, value).layout.fixed_size;
+    match key_size.zip(value_size) {
+        Some((key_size, value_size)) if key_size + value_size > 0 => (key_size, key_size + value_size),
+        _ => (0, 0),
     }
 }
 
@@ -161,11 +162,6 @@ fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, valu
         .layout
         .fixed_size
         .zip(resolve(schema, value).layout.fixed_size);
-    if let Some((key_size, value_size)) = sizes {
-        // Every entry is written at the scratch's start.
-        let size = key_size + value_size;
-        body.line_fmt(format_args!("if {size} > SendSize then Grow({size}) end"));
-    }
     body.open("for Key, Item in Value do");
     for (position, access) in compared.iter().enumerate() {
         body.line_fmt(format_args!("local F{} = {access}", position + 1));
@@ -184,13 +180,14 @@ fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, valu
     body.close("end");
     let mut writer = mg.writer(body, "\"\"".into());
     let (part_key, part) = match sizes {
+        // The entry's bytes stay in the scratch batch, where the runtime copies them from.
         Some((key_size, value_size)) => {
-            writer.scoped(|w| w.write_at(key, "Key", "0"));
-            writer.scoped(|w| w.write_at(value, "Item", &key_size.to_string()));
-            (
-                key_id(key_size),
-                format!("buffer.readstring(SendBuffer, 0, {})", key_size + value_size),
-            )
+            writer
+                .b
+                .line_fmt(format_args!("local At = Allocate({})", key_size + value_size));
+            writer.scoped(|w| w.write_at(key, "Key", "At"));
+            writer.scoped(|w| w.write_at(value, "Item", &format!("At + {key_size}")));
+            (key_id(key_size), "At".to_string())
         }
         None => {
             writer.scoped(|w| w.write(key, "Key"));

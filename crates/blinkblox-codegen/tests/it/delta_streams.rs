@@ -19,6 +19,8 @@ stream Me {
 stream Scores { From: Server, Type: Reliable, Delta: true, Data: map { [string]: u16 } }
 stream Steps { From: Server, Type: Reliable, Delta: true, Data: map { [f32(0..1 step 1/8)]: u8 } }
 stream Lists { From: Server, Type: Reliable, Delta: true, Data: map { [u8]: u8[] } }
+stream Marks { From: Server, Type: Reliable, Delta: true, Data: map { [vector]: u8 } }
+stream Bags { From: Server, Type: Reliable, Per: Player, Delta: true, Data: map { [u8]: u16 } }
 "#;
 
 /// Sets up 64 units on the server and a listener on every client that keeps the last value.
@@ -428,6 +430,83 @@ fn a_move_within_half_a_step_sends_nothing_and_tables_are_written_again() {
             .eval("return `{table.concat(shared.lists[1], ',')} {table.concat(shared.lists[2], ',')}`")
             .expect("lists");
         assert_eq!(lists, "1,2 3,4", "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
+
+/// The server's and client 0's value of a map stream kept in `shared.<name>` on both sides, as
+/// sorted `key=value` text.
+fn both_maps(sim: &Simulation, name: &str) -> (String, String) {
+    let text = format!(
+        "local out = {{}} for k, v in shared.{name} or {{}} do table.insert(out, `{{k}}={{v}}`) end table.sort(out) return table.concat(out, ' ')"
+    );
+    let server: String = sim.server().eval(&text).expect("server map");
+    let client: String = sim.client(0).expect("client").eval(&text).expect("client map");
+    (server, client)
+}
+
+#[test]
+fn entries_that_come_go_and_come_back_between_flushes_arrive_as_the_last_set() {
+    let modules = compile(SCHEMA);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.client(0)
+            .expect("client")
+            .exec("require('Net').Bags.On(function(bags) shared.bags = bags end)")
+            .expect("listener");
+        // Seeded churn: up to three Sets a flush, each adding, removing and changing keys of
+        // 0..40, so that slots are freed, reused, and an entry goes and comes back unsent.
+        sim.server()
+            .exec(
+                r#"
+                local Net = require("Net")
+                local random = Random.new(7)
+                shared.bags = {}
+                function shared.churn()
+                    for _ = 1, random:NextInteger(1, 3) do
+                        local next = table.clone(shared.bags)
+                        for _ = 1, random:NextInteger(0, 6) do
+                            local key = random:NextInteger(0, 40)
+                            next[key] = if random:NextNumber() < 0.35 then nil else random:NextInteger(0, 3)
+                        end
+                        shared.bags = next
+                        Net.Bags.Set(game:GetService("Players"):GetPlayers()[1], next)
+                    end
+                end
+                "#,
+            )
+            .expect("setup");
+        for round in 0..150 {
+            sim.server().exec("shared.churn()").expect("churn");
+            sim.steps(2).expect("steps");
+            let (server, client) = both_maps(&sim, "bags");
+            assert_eq!(client, server, "{mode:?}: round {round}");
+        }
+        assert_no_errors(&sim);
+    }
+}
+
+#[test]
+fn keys_longer_than_four_bytes_are_removed_by_their_bytes() {
+    let modules = compile(SCHEMA);
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 1);
+        sim.client(0)
+            .expect("client")
+            .exec("require('Net').Marks.On(function(marks) shared.marks = marks end)")
+            .expect("listener");
+        sim.server()
+            .exec("shared.marks = { [vector.create(1, 2, 3)] = 1, [vector.create(-4, 5.5, 0)] = 2 } require('Net').Marks.Set(shared.marks)")
+            .expect("set");
+        sim.steps(2).expect("steps");
+        sim.server()
+            .exec("shared.marks = { [vector.create(1, 2, 3)] = 7 } require('Net').Marks.Set(shared.marks)")
+            .expect("set");
+        let bytes = step_bytes(&mut sim);
+        let (server, client) = both_maps(&sim, "marks");
+        assert_eq!(client, server, "{mode:?}");
+        // Index, kind, version; one removed key of 12 bytes; one changed entry of 13.
+        assert_eq!(bytes, 3 + 1 + 12 + 1 + 13, "{mode:?}");
         assert_no_errors(&sim);
     }
 }
