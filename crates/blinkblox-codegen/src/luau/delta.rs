@@ -182,9 +182,13 @@ fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, valu
     let (part_key, part) = match sizes {
         // The entry's bytes stay in the scratch batch, where the runtime copies them from.
         Some((key_size, value_size)) => {
+            // Reserved in place: interpreted, a call to Allocate an entry costs more than these.
+            writer.b.line("local At = SendCursor");
             writer
                 .b
-                .line_fmt(format_args!("local At = Allocate({})", key_size + value_size));
+                .line_fmt(format_args!("local End = At + {}", key_size + value_size));
+            writer.b.line("if End > SendSize then Grow(End) end");
+            writer.b.line("SendCursor = End");
             writer.scoped(|w| w.write_at(key, "Key", "At"));
             writer.scoped(|w| w.write_at(value, "Item", &format!("At + {key_size}")));
             (key_id(key_size), "At".to_string())
