@@ -52,7 +52,7 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
         TypeKind::Map {
             key: key_type, value, ..
         } => {
-            snapshot_entries(mg, body, key_type, value);
+            snapshot_entries(mg, body, key_type, value, entry_sizes(schema, &data.kind));
             body.line("EndScratch()");
             // Written again only when a key went whose part another key still holds.
             let stride = compared_values(mg.schema, value).len() + 3;
@@ -65,7 +65,7 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
         _ => body.line("EndScratch()"),
     }
     body.close("end");
-    let (key_size, entry_size) = entry_sizes(schema, &data.kind);
+    let (key_size, entry_size) = entry_sizes(schema, &data.kind).unwrap_or((0, 0));
     body.line_fmt(format_args!(
         "DeltaStreamOf.{key} = NewDeltaStream({}, {is_map}, {}, {key_size}, {entry_size}, {}, {})",
         index_prefix(mg, stream),
@@ -126,17 +126,15 @@ fn key_id(key_size: u32) -> String {
 
 /// A map whose keys and values have fixed sizes: the sizes of its keys and of its entries,
 /// which the runtime keeps in slots of a buffer (a removed key's bytes are the first of its
-/// entry's). `(0, 0)` for other maps and for structs, whose parts are strings.
-fn entry_sizes(schema: &Schema, kind: &TypeKind) -> (u32, u32) {
+/// entry's). None for other maps and for structs, whose parts are strings.
+fn entry_sizes(schema: &Schema, kind: &TypeKind) -> Option<(u32, u32)> {
     let TypeKind::Map { key, value, .. } = kind else {
-        return (0, 0);
+        return None;
     };
-    let key_size = resolve(schema, key).layout.fixed_size;
-    let value_size = resolve(schema, value).layout.fixed_size;
-    match key_size.zip(value_size) {
-        Some((key_size, value_size)) if key_size + value_size > 0 => (key_size, key_size + value_size),
-        _ => (0, 0),
-    }
+    let key_size = resolve(schema, key).layout.fixed_size?;
+    let value_size = resolve(schema, value).layout.fixed_size?;
+    // Keys are never empty (numbers, strings, booleans, enums, vectors), so neither is a slot.
+    (key_size > 0).then_some((key_size, key_size + value_size))
 }
 
 /// The record's index bytes as a Luau string literal of decimal escapes (`"\3"`).
@@ -151,17 +149,13 @@ fn index_prefix(mg: &ModuleGen, stream: &StreamDecl) -> String {
 /// (or whose value is not compared: tables, buffers) is written, and its key, its part's key,
 /// its part and the compared values go to `DeltaWritten`; `Known` counts the keys seen before,
 /// so that the runtime knows whether any went.
-fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, value: &Type) {
+fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, value: &Type, sizes: Option<(u32, u32)>) {
     let schema = mg.schema;
     let compared = compared_values(schema, value);
     body.line("local Seen = Book.Seen");
     body.line("local Written = DeltaWritten");
     body.line("local Count = 0");
     body.line("local Known = 0");
-    let sizes = resolve(schema, key)
-        .layout
-        .fixed_size
-        .zip(resolve(schema, value).layout.fixed_size);
     body.open("for Key, Item in Value do");
     for (position, access) in compared.iter().enumerate() {
         body.line_fmt(format_args!("local F{} = {access}", position + 1));
@@ -181,12 +175,10 @@ fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, valu
     let mut writer = mg.writer(body, "\"\"".into());
     let (part_key, part) = match sizes {
         // The entry's bytes stay in the scratch batch, where the runtime copies them from.
-        Some((key_size, value_size)) => {
+        Some((key_size, entry_size)) => {
             // Reserved in place: interpreted, a call to Allocate an entry costs more than these.
             writer.b.line("local At = SendCursor");
-            writer
-                .b
-                .line_fmt(format_args!("local End = At + {}", key_size + value_size));
+            writer.b.line_fmt(format_args!("local End = At + {entry_size}"));
             writer.b.line("if End > SendSize then Grow(End) end");
             writer.b.line("SendCursor = End");
             writer.scoped(|w| w.write_at(key, "Key", "At"));
@@ -233,6 +225,8 @@ fn compared_values(schema: &Schema, value: &Type) -> Vec<String> {
     }
 }
 
+/// Whether two values of `ty` that are `==` are sent as the same bytes (but for the sign of
+/// zero), so that a value equal to the one last written need not be written again.
 fn compared_by_value(schema: &Schema, ty: &Type) -> bool {
     match &resolve(schema, ty).kind {
         TypeKind::Number { .. }
