@@ -3,7 +3,7 @@
 //! client's listeners and `Get` see the whole current value, a player who joins late gets the
 //! whole value, and a stream sends the whole value again at regular intervals.
 
-use blinkblox_luau::{Mode, Simulation};
+use blinkblox_luau::{Mode, Simulation, World};
 
 use crate::support::{assert_no_errors, compile, start};
 
@@ -87,6 +87,30 @@ fn with_units(modules: &crate::support::Modules, mode: Mode, players: usize) -> 
         .exec("require('Net').Units.Set(shared.units)")
         .expect("set");
     sim
+}
+
+/// Client 0 keeps stream `stream`'s value in `shared.<name>`.
+fn keep_on_client(sim: &Simulation, stream: &str, name: &str) {
+    sim.client(0)
+        .expect("client")
+        .exec(&format!(
+            "require('Net').{stream}.On(function(value) shared.{name} = value end)"
+        ))
+        .expect("listener");
+}
+
+/// A map kept in `shared.<name>` in `world`, as sorted `key=value` text.
+fn map_text(world: &World, name: &str) -> String {
+    world
+        .eval(&format!(
+            "local out = {{}} for k, v in shared.{name} or {{}} do table.insert(out, `{{k}}={{v}}`) end table.sort(out) return table.concat(out, ' ')"
+        ))
+        .expect("map")
+}
+
+/// Client 0's map in `shared.<name>`.
+fn client_map(sim: &Simulation, name: &str) -> String {
+    map_text(&sim.client(0).expect("client"), name)
 }
 
 #[test]
@@ -232,16 +256,8 @@ fn keys_of_any_length_are_added_changed_and_removed() {
     let modules = compile(SCHEMA);
     for mode in MODES {
         let mut sim = start(&modules, mode, 1);
-        sim.client(0)
-            .expect("client")
-            .exec("require('Net').Scores.On(function(scores) shared.scores = scores end)")
-            .expect("listener");
-        let scores = |sim: &Simulation| -> String {
-            sim.client(0)
-                .expect("client")
-                .eval("local out = {} for k, v in shared.scores do table.insert(out, `{k}={v}`) end table.sort(out) return table.concat(out, ' ')")
-                .expect("scores")
-        };
+        keep_on_client(&sim, "Scores", "scores");
+        let scores = |sim: &Simulation| client_map(sim, "scores");
         let long = "x".repeat(200);
         sim.server()
             .exec(&format!(
@@ -267,16 +283,8 @@ fn keys_the_wire_cannot_tell_apart_are_one_entry_on_both_sides() {
     let modules = compile(SCHEMA);
     for mode in MODES {
         let mut sim = start(&modules, mode, 1);
-        sim.client(0)
-            .expect("client")
-            .exec("require('Net').Steps.On(function(steps) shared.steps = steps end)")
-            .expect("listener");
-        let steps = |sim: &Simulation| -> String {
-            sim.client(0)
-                .expect("client")
-                .eval("local out = {} for k, v in shared.steps do table.insert(out, `{k}={v}`) end table.sort(out) return table.concat(out, ' ')")
-                .expect("steps")
-        };
+        keep_on_client(&sim, "Steps", "steps");
+        let steps = |sim: &Simulation| client_map(sim, "steps");
         // 0.01 and 0.02 both round to the step 0.
         sim.server()
             .exec("require('Net').Steps.Set({ [0.01] = 1, [0.02] = 1, [0.5] = 2 })")
@@ -338,10 +346,7 @@ fn a_key_that_goes_leaves_the_value_of_the_key_the_wire_cannot_tell_from_it() {
     let modules = compile(SCHEMA);
     for mode in MODES {
         let mut sim = start(&modules, mode, 1);
-        sim.client(0)
-            .expect("client")
-            .exec("require('Net').Steps.On(function(steps) shared.steps = steps end)")
-            .expect("listener");
+        keep_on_client(&sim, "Steps", "steps");
         let step_zero = |sim: &Simulation| -> f64 {
             sim.client(0)
                 .expect("client")
@@ -412,10 +417,7 @@ fn a_move_within_half_a_step_sends_nothing_and_tables_are_written_again() {
             .expect("nudge");
         assert_eq!(step_bytes(&mut sim), 0, "{mode:?}: a move within half a step");
         // An array value is a table the game may change in place: it is written every Set.
-        sim.client(0)
-            .expect("client")
-            .exec("require('Net').Lists.On(function(lists) shared.lists = lists end)")
-            .expect("listener");
+        keep_on_client(&sim, "Lists", "lists");
         sim.server()
             .exec("shared.lists = { [1] = { 1, 2 }, [2] = { 3 } } require('Net').Lists.Set(shared.lists)")
             .expect("set");
@@ -434,15 +436,9 @@ fn a_move_within_half_a_step_sends_nothing_and_tables_are_written_again() {
     }
 }
 
-/// The server's and client 0's value of a map stream kept in `shared.<name>` on both sides, as
-/// sorted `key=value` text.
+/// The server's and client 0's maps in `shared.<name>`.
 fn both_maps(sim: &Simulation, name: &str) -> (String, String) {
-    let text = format!(
-        "local out = {{}} for k, v in shared.{name} or {{}} do table.insert(out, `{{k}}={{v}}`) end table.sort(out) return table.concat(out, ' ')"
-    );
-    let server: String = sim.server().eval(&text).expect("server map");
-    let client: String = sim.client(0).expect("client").eval(&text).expect("client map");
-    (server, client)
+    (map_text(sim.server(), name), client_map(sim, name))
 }
 
 #[test]
@@ -450,10 +446,7 @@ fn entries_that_come_go_and_come_back_between_flushes_arrive_as_the_last_set() {
     let modules = compile(SCHEMA);
     for mode in MODES {
         let mut sim = start(&modules, mode, 1);
-        sim.client(0)
-            .expect("client")
-            .exec("require('Net').Bags.On(function(bags) shared.bags = bags end)")
-            .expect("listener");
+        keep_on_client(&sim, "Bags", "bags");
         // Seeded churn: up to three Sets a flush, each adding, removing and changing keys of
         // 0..40, so that slots are freed, reused, and an entry goes and comes back unsent.
         sim.server()
@@ -491,10 +484,7 @@ fn keys_longer_than_four_bytes_are_removed_by_their_bytes() {
     let modules = compile(SCHEMA);
     for mode in MODES {
         let mut sim = start(&modules, mode, 1);
-        sim.client(0)
-            .expect("client")
-            .exec("require('Net').Marks.On(function(marks) shared.marks = marks end)")
-            .expect("listener");
+        keep_on_client(&sim, "Marks", "marks");
         sim.server()
             .exec("shared.marks = { [vector.create(1, 2, 3)] = 1, [vector.create(-4, 5.5, 0)] = 2 } require('Net').Marks.Set(shared.marks)")
             .expect("set");
