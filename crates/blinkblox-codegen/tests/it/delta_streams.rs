@@ -110,7 +110,7 @@ fn map_text(world: &World, name: &str) -> String {
 
 /// Client 0's map in `shared.<name>`.
 fn client_map(sim: &Simulation, name: &str) -> String {
-    map_text(&sim.client(0).expect("client"), name)
+    map_text(sim.client(0).expect("client"), name)
 }
 
 #[test]
