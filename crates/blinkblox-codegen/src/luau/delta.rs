@@ -207,6 +207,10 @@ fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, valu
     body.close("end");
 }
 
+/// The most fields a snapshot compares, each a local of the loop: a Luau function has at most
+/// 200 locals, and a struct wider than this is written every `Set`.
+const MAX_COMPARED_FIELDS: usize = 32;
+
 /// What the snapshot compares to tell an unchanged entry: the value itself, or each of a
 /// struct's fields, when `==` on them compares what is sent (numbers, strings, booleans,
 /// enums, vectors, and optional ones); nothing when the value holds a table or a buffer, which
@@ -216,11 +220,15 @@ fn compared_values(schema: &Schema, value: &Type) -> Vec<String> {
         return vec!["Item".to_string()];
     }
     match &resolve(schema, value).kind {
-        TypeKind::Struct(body) if body.fields.iter().all(|field| compared_by_value(schema, &field.ty)) => body
-            .fields
-            .iter()
-            .map(|field| format!("Item{}", index(&field.name)))
-            .collect(),
+        TypeKind::Struct(body)
+            if body.fields.len() <= MAX_COMPARED_FIELDS
+                && body.fields.iter().all(|field| compared_by_value(schema, &field.ty)) =>
+        {
+            body.fields
+                .iter()
+                .map(|field| format!("Item{}", index(&field.name)))
+                .collect()
+        }
         _ => Vec::new(),
     }
 }
