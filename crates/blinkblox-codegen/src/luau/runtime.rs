@@ -58,6 +58,7 @@ pub const SERVER_UNRELIABLE: Part = part!("server_unreliable.luau");
 pub const ENCODED: Part = part!("encoded.luau");
 pub const SERVER_UNRELIABLE_BATCHES: Part = part!("server_unreliable_batches.luau");
 pub const BROADCAST_SKIPS: Part = part!("broadcast_skips.luau");
+pub const PLAYERS_LEFT: Part = part!("players_left.luau");
 pub const SERVER_STREAMS: Part = part!("server_streams.luau");
 pub const DELTA_STREAMS: Part = part!("delta_streams.luau");
 pub const CLIENT_BATCH: Part = part!("client_batch.luau");
@@ -107,6 +108,7 @@ pub const SERVER: &[Part] = &[
     SERVER_UNRELIABLE_BATCHES,
     BROADCAST_SKIPS,
     STREAMS_RECEIVE,
+    PLAYERS_LEFT,
     SERVER_STREAMS,
     DELTA_STREAMS,
     EXPORTED,

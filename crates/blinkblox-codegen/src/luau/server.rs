@@ -449,6 +449,9 @@ fn emit_start(b: &mut CodeBuilder, schema: &Schema, sends: &Sends) {
         b.close("end)");
     }
     b.open("Players.PlayerRemoving:Connect(function(Player: Player)");
+    if sends.streams || sends.delta_streams {
+        b.line("PlayersLeft[Player] = true");
+    }
     if sends.reliable {
         b.line("PlayerBatches[Player] = nil");
     }

@@ -564,3 +564,39 @@ fn a_struct_of_many_fields_is_written_every_set() {
         assert_no_errors(&sim);
     }
 }
+
+#[test]
+fn a_set_for_a_player_who_is_leaving_is_not_kept() {
+    let modules = compile(
+        r#"
+        stream Hp { From: Server, Type: Reliable, Per: Player, Data: u8 }
+        stream Bag { From: Server, Type: Reliable, Per: Player, Delta: true, Data: map { [u8]: u16 } }
+        "#,
+    );
+    for mode in MODES {
+        let mut sim = start(&modules, mode, 2);
+        // The game's own PlayerRemoving handler, connected after the module's, sets both.
+        sim.server()
+            .exec(
+                r#"
+                local Net = require("Net")
+                local Players = game:GetService("Players")
+                shared.leaver = Players:GetPlayers()[2]
+                Players.PlayerRemoving:Connect(function(player)
+                    Net.Hp.Set(player, 1)
+                    Net.Bag.Set(player, { [1] = 2 })
+                end)
+                "#,
+            )
+            .expect("handler");
+        sim.step().expect("step");
+        sim.remove_player(1).expect("remove");
+        sim.steps(2).expect("steps");
+        let kept: String = sim
+            .server()
+            .eval("local Net = require('Net') return `{Net.Hp.Get(shared.leaver)} {Net.Bag.Get(shared.leaver)}`")
+            .expect("get");
+        assert_eq!(kept, "nil nil", "{mode:?}");
+        assert_no_errors(&sim);
+    }
+}
