@@ -89,6 +89,17 @@ fn with_units(modules: &crate::support::Modules, mode: Mode, players: usize) -> 
     sim
 }
 
+/// A player who joins after the first records: the client module loaded a step after joining,
+/// then `setup` run on it. Returns the client's index.
+fn join_late(sim: &mut Simulation, modules: &crate::support::Modules, setup: &str) -> usize {
+    let late = sim.add_player().expect("join");
+    sim.step().expect("step");
+    let client = sim.client(late).expect("late client");
+    client.load_module("Net", &modules.client).expect("late module");
+    client.exec(setup).expect("late listener");
+    late
+}
+
 /// Client 0 keeps stream `stream`'s value in `shared.<name>`.
 fn keep_on_client(sim: &Simulation, stream: &str, name: &str) {
     sim.client(0)
@@ -159,11 +170,7 @@ fn a_player_who_joins_late_gets_the_whole_value_then_the_changes() {
         let mut sim = with_units(&modules, mode, 1);
         sim.step().expect("step");
         sim.server().exec("shared.move(10, 2)").expect("move");
-        let late = sim.add_player().expect("join");
-        sim.step().expect("step");
-        let client = sim.client(late).expect("late client");
-        client.load_module("Net", &modules.client).expect("late module");
-        client.exec(CLIENT_SETUP).expect("late listener");
+        let late = join_late(&mut sim, &modules, CLIENT_SETUP);
         sim.step().expect("step");
         for _ in 0..5 {
             sim.server().exec("shared.move(10, 2)").expect("move");
@@ -522,13 +529,11 @@ fn a_key_whose_zero_changes_sign_is_sent_as_removed_and_added() {
         let seen: String = sim.client(0).expect("client").eval(one_entry).expect("client");
         assert_eq!(seen, "1 2", "{mode:?}");
         // A player who joins gets the whole value: that one entry.
-        let late = sim.add_player().expect("join");
-        sim.step().expect("step");
-        let client = sim.client(late).expect("late client");
-        client.load_module("Net", &modules.client).expect("late module");
-        client
-            .exec("require('Net').Marks.On(function(marks) shared.marks = marks end)")
-            .expect("late listener");
+        let late = join_late(
+            &mut sim,
+            &modules,
+            "require('Net').Marks.On(function(marks) shared.marks = marks end)",
+        );
         sim.steps(3).expect("steps");
         let joined: String = sim.client(late).expect("late client").eval(one_entry).expect("late");
         assert_eq!(joined, "1 2", "{mode:?}");
