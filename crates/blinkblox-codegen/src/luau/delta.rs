@@ -52,10 +52,9 @@ pub fn sending_members(mg: &mut ModuleGen, body: &mut CodeBuilder, stream: &Stre
         TypeKind::Map {
             key: key_type, value, ..
         } => {
-            snapshot_entries(mg, body, key_type, value, entry_sizes(schema, &data.kind));
+            let stride = snapshot_entries(mg, body, key_type, value, entry_sizes(schema, &data.kind));
             body.line("EndScratch()");
             // Written again only when a key went whose part another key still holds.
-            let stride = compared_values(mg.schema, value).len() + 3;
             body.open_fmt(format_args!(
                 "if SetDeltaEntries(DeltaStreamOf.{key}, Book, Value, Count, {stride}, Known) then"
             ));
@@ -148,8 +147,14 @@ fn index_prefix(mg: &ModuleGen, stream: &StreamDecl) -> String {
 /// A map's snapshot loop: each entry whose value differs from the one last written for its key
 /// (or whose value is not compared: tables, buffers) is written, and its key, its part's key,
 /// its part and the compared values go to `DeltaWritten`; `Known` counts the keys seen before,
-/// so that the runtime knows whether any went.
-fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, value: &Type, sizes: Option<(u32, u32)>) {
+/// so that the runtime knows whether any went. Returns how many values an entry takes there.
+fn snapshot_entries(
+    mg: &mut ModuleGen,
+    body: &mut CodeBuilder,
+    key: &Type,
+    value: &Type,
+    sizes: Option<(u32, u32)>,
+) -> usize {
     let schema = mg.schema;
     let compared = compared_values(schema, value);
     body.line("local Seen = Book.Seen");
@@ -203,8 +208,10 @@ fn snapshot_entries(mg: &mut ModuleGen, body: &mut CodeBuilder, key: &Type, valu
     for field in 1..=compared.len() {
         body.line_fmt(format_args!("Written[Count + {}] = F{field}", field + 3));
     }
-    body.line_fmt(format_args!("Count += {}", compared.len() + 3));
+    let stride = compared.len() + 3;
+    body.line_fmt(format_args!("Count += {stride}"));
     body.close("end");
+    stride
 }
 
 /// The most fields a snapshot compares, each a local of the loop: a Luau function has at most
